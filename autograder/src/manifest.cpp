@@ -1,0 +1,54 @@
+#include "manifest.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+#include "text.hpp"
+
+namespace rooflab {
+
+Manifest Manifest::load(const std::filesystem::path& path) {
+  const auto field_error = [&](const std::string& field, const std::string& what) {
+    return std::runtime_error(path.string() + ": field \"" + field + "\" " + what);
+  };
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(text::read_file(path));
+  } catch (const nlohmann::json::parse_error& error) {
+    throw std::runtime_error(path.string() + ": not valid JSON: " + error.what());
+  }
+  const auto get = [&](const nlohmann::json& object, const std::string& field) -> const nlohmann::json& {
+    if (!object.contains(field)) throw field_error(field, "is missing");
+    return object.at(field);
+  };
+  Manifest manifest;
+  try {
+    manifest.source_dir = get(json, "source_dir").get<std::string>();
+    manifest.binary_dir = get(json, "binary_dir").get<std::string>();
+    manifest.with_cuda = get(json, "with_cuda").get<bool>();
+    for (const auto& entry : get(json, "assignments")) {
+      AssignmentInfo assignment;
+      assignment.name = get(entry, "name").get<std::string>();
+      assignment.dir = get(entry, "dir").get<std::string>();
+      assignment.student_files = get(entry, "student_files").get<std::vector<std::string>>();
+      assignment.public_tests = get(entry, "public_tests").get<std::vector<std::string>>();
+      assignment.has_hidden_tests = get(entry, "has_hidden_tests").get<bool>();
+      manifest.assignments.push_back(std::move(assignment));
+    }
+  } catch (const nlohmann::json::type_error& error) {
+    throw std::runtime_error(path.string() + ": a field has the wrong type: " + error.what());
+  }
+  return manifest;
+}
+
+std::string Manifest::test_target(const AssignmentInfo& assignment) const {
+  return assignment.name + (assignment.has_hidden_tests ? "_hidden_tests" : "_public_tests");
+}
+
+std::filesystem::path Manifest::test_binary(const std::filesystem::path& build_dir,
+                                            const AssignmentInfo& assignment) const {
+  return build_dir / "course" / assignment.dir / test_target(assignment);
+}
+
+}  // namespace rooflab

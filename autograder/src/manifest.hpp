@@ -1,0 +1,34 @@
+// The course manifest (rooflab_manifest.json) that CMake writes at configure
+// time from the course_add_assignment() calls: the one list of assignments and
+// of the STUDENT_FILES the grader takes from a submission.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace rooflab {
+
+struct AssignmentInfo {
+  std::string name;                        // "a01_roofline"
+  std::filesystem::path dir;               // relative to the course tree
+  std::vector<std::string> student_files;  // relative to dir
+  std::vector<std::string> public_tests;   // relative to dir
+  bool has_hidden_tests = false;
+};
+
+struct Manifest {
+  std::filesystem::path source_dir;  // repository root (cmake/, common/, assignments/, autograder/)
+  std::filesystem::path binary_dir;  // the reference build that wrote this manifest
+  bool with_cuda = false;
+  std::vector<AssignmentInfo> assignments;
+
+  // Throws std::runtime_error naming the file and the missing or mistyped field.
+  static Manifest load(const std::filesystem::path& path);
+
+  // Test binary of `assignment` inside a build tree (hidden tests when present).
+  std::filesystem::path test_binary(const std::filesystem::path& build_dir, const AssignmentInfo& assignment) const;
+  std::string test_target(const AssignmentInfo& assignment) const;
+};
+
+}  // namespace rooflab

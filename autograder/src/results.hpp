@@ -1,0 +1,61 @@
+// What grading produced, and the reports written from it.
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "test_runner.hpp"
+
+namespace rooflab {
+
+struct GradedTest {
+  std::string assignment;
+  std::string group;
+  std::string visibility;
+  TestOutcome outcome;
+  double score = 0;
+  double max_score = 0;
+};
+
+struct GroupSummary {
+  std::string name;
+  double score = 0;
+  double max_score = 0;
+  int passed = 0;
+  int total = 0;
+};
+
+struct AssignmentResult {
+  std::string name;
+  bool built = false;
+  std::string build_log;  // compiler messages when the build failed
+  std::vector<GroupSummary> groups;
+  std::vector<GradedTest> tests;
+  std::vector<std::string> notes;
+  double score = 0;
+  double max_score = 0;
+};
+
+struct GradeResult {
+  std::string submission;
+  std::vector<AssignmentResult> assignments;
+  std::vector<std::string> ignored_files;
+  std::vector<std::string> notes;
+  double execution_time_s = 0;
+
+  double score() const;
+  double max_score() const;
+};
+
+// Gradescope's results.json (top-level score, execution_time, output, tests[]).
+void write_gradescope_json(const GradeResult& result, const std::filesystem::path& path);
+// Human report: per-assignment tables, failing assertions, build errors, ignored files.
+void write_markdown_report(const GradeResult& result, const std::filesystem::path& path);
+// JUnit XML: one testsuite per assignment, one testcase per graded test.
+void write_junit_xml(const GradeResult& result, const std::filesystem::path& path);
+// The terminal summary printed at the end of `lab grade`.
+void print_summary(const GradeResult& result, std::ostream& out);
+
+}  // namespace rooflab

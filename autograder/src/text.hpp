@@ -1,0 +1,28 @@
+// Small text and file helpers shared by the instructor tools.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rooflab::text {
+
+std::string trim(std::string_view text);
+bool starts_with(std::string_view text, std::string_view prefix);
+bool ends_with(std::string_view text, std::string_view suffix);
+// Lines without their '\n'; a trailing newline does not make an empty last line.
+std::vector<std::string> split_lines(const std::string& text);
+
+// Whole file as bytes; throws std::runtime_error naming the path.
+std::string read_file(const std::filesystem::path& path);
+// Writes atomically enough for our use (temp file + rename); creates parents.
+void write_file(const std::filesystem::path& path, const std::string& contents);
+
+// At most `limit` bytes of `text`, with a note saying how much was cut.
+std::string truncate(const std::string& text, std::size_t limit);
+
+// Glob with '*' (any run) and '?' (one char), as gtest filters use.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+}  // namespace rooflab::text

@@ -1,0 +1,19 @@
+# Every dependency comes from the system (Debian packages, or the CUDA toolkit's
+# CCCL). Nothing is downloaded at configure or build time.
+find_package(GTest REQUIRED)
+include(GoogleTest)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+
+# Thrust: from the CUDA toolkit's CCCL when present, else Debian's libthrust-dev.
+# The OpenMP device system lets Thrust code run on the CPU with no CUDA toolkit.
+find_package(Thrust CONFIG REQUIRED)
+thrust_create_target(rooflab_thrust_omp HOST CPP DEVICE OMP)
+if(ROOFLAB_WITH_CUDA)
+  thrust_create_target(rooflab_thrust_cuda HOST CPP DEVICE CUDA)
+endif()
+
+if(ROOFLAB_BUILD_TOOLS)
+  find_package(nlohmann_json 3.10 REQUIRED)
+  find_package(CLI11 REQUIRED)
+  find_package(tomlplusplus REQUIRED)
+endif()

@@ -1,0 +1,15 @@
+# Every user-facing switch of the build, in one place.
+set(CMAKE_CXX_STANDARD 20)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_CXX_EXTENSIONS OFF)
+set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
+if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
+  set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
+endif()
+
+set(ROOFLAB_COURSE_DIR "${PROJECT_SOURCE_DIR}/solutions" CACHE PATH
+    "Course tree to build: solutions/ (reference), assignments/ (student stubs) or a staged submission")
+set(ROOFLAB_HIDDEN_TESTS_DIR "" CACHE PATH
+    "Folder holding <assignment>/tests/*.cpp hidden tests (autograder/); empty builds public tests only")
+option(ROOFLAB_BUILD_TOOLS "Build the instructor tools: grader, release, docs checker" ON)
+option(ROOFLAB_ENABLE_CUDA "Compile CUDA sources when nvcc is found (OFF proves the CPU-only build)" ON)
