@@ -61,7 +61,11 @@ std::vector<TestOutcome> run_tests_in_parallel(const fs::path& binary, const std
   std::size_t done = 0;
   const auto worker = [&] {
     for (std::size_t i = next++; i < names.size(); i = next++) {
-      outcomes[i] = run_test(binary, names[i], limits[i], scratch / ("test-" + std::to_string(i)));
+      try {
+        outcomes[i] = run_test(binary, names[i], limits[i], scratch / ("test-" + std::to_string(i)));
+      } catch (const std::exception& error) {  // the grader's own trouble: a failed test, never a pass
+        outcomes[i] = {names[i], TestStatus::failed, std::string("the grader could not run this test: ") + error.what(), 0};
+      }
       const std::lock_guard lock(print);
       std::cout << progress_mark(outcomes[i].status);
       if (++done % 60 == 0 || done == names.size()) std::cout << " " << done << "/" << names.size() << "\n";

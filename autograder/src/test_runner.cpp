@@ -73,30 +73,31 @@ TestOutcome run_test(const fs::path& binary, const std::string& name, const Test
     return outcome;
   }
   // The verdict: gtest's own report for exactly this test, plus a clean exit.
-  const nlohmann::json* found = nullptr;
-  nlohmann::json parsed;
+  bool reported = false;
+  bool skipped = false;
+  std::string failures;
   if (fs::exists(report)) {
     try {
-      parsed = nlohmann::json::parse(text::read_file(report));
-      for (const auto& suite : parsed.value("testsuites", nlohmann::json::array())) {
-        for (const auto& test : suite.value("testsuite", nlohmann::json::array())) {
-          if (suite.value("name", "") + "." + test.value("name", "") == name) found = &test;
+      const nlohmann::json parsed = nlohmann::json::parse(text::read_file(report));
+      for (const auto& suite : parsed.at("testsuites")) {
+        for (const auto& test : suite.at("testsuite")) {
+          if (suite.at("name").get<std::string>() + "." + test.at("name").get<std::string>() != name) continue;
+          reported = true;
+          skipped = test.contains("result") && test.at("result") == "SKIPPED";
+          if (test.contains("failures")) {
+            for (const auto& failure : test.at("failures")) failures += failure.value("failure", "") + "\n";
+          }
         }
       }
     } catch (const nlohmann::json::exception&) {
-      found = nullptr;
+      reported = false;
     }
   }
-  if (!found) {
+  if (!reported) {
     outcome.status = TestStatus::failed;
     outcome.message = "the test did not report a result (" + run.describe(limits.timeout_s) + ")\n" +
                       tail(run.output, kMessageCap);
-    return outcome;
-  }
-  std::string failures;
-  for (const auto& failure : found->value("failures", nlohmann::json::array()))
-    failures += failure.value("failure", "") + "\n";
-  if (found->value("result", "") == "SKIPPED") {
+  } else if (skipped) {
     outcome.status = TestStatus::skipped;
     outcome.message = tail(run.output, kMessageCap);
   } else if (failures.empty() && run.exit_code == 0) {

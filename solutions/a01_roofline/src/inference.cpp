@@ -51,6 +51,8 @@ InferenceAnalysis analyze_inference(const ModelConfig& model, const GpuSpec& gpu
   rooflab::require_positive(gpu.peak_flops_per_s, "peak_flops_per_s");
   rooflab::require_positive(gpu.bandwidth_bytes_per_s, "bandwidth_bytes_per_s");
   rooflab::require_positive(gpu.memory_bytes, "memory_bytes");
+  rooflab::require_positive(batch, "batch");
+  rooflab::require_positive(context_len, "context_len");
   const DecodeStepCost step = decode_step_cost(model, batch, context_len);
 
   InferenceAnalysis analysis;

@@ -1,0 +1,130 @@
+// Grades whole submissions with the real `rooflab grade` binary and checks the
+// reports: the solutions earn full marks, the student stubs earn zero with every
+// test saying "not implemented", and each bundled example earns its expected score.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "process.hpp"
+#include "text.hpp"
+
+namespace rooflab {
+namespace {
+namespace fs = std::filesystem;
+
+const fs::path kSource = ROOFLAB_SOURCE_DIR;
+const fs::path kScratch = fs::temp_directory_path() / ("rooflab-integration-" + std::to_string(::getpid()));
+
+struct Graded {
+  ProcessResult process;
+  nlohmann::json results;
+};
+
+Graded grade(const fs::path& submission, const fs::path& out, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> argv{ROOFLAB_TOOL, "grade", submission.string(), "--manifest", ROOFLAB_MANIFEST,
+                                "--out", out.string(), "-j", "2"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  fs::create_directories(kScratch);
+  Graded graded;
+  graded.process = run_process(argv, kScratch, kScratch / (out.filename().string() + ".log"), ProcessLimits::timeout(900));
+  if (fs::exists(out / "results.json")) graded.results = nlohmann::json::parse(text::read_file(out / "results.json"));
+  return graded;
+}
+
+int count_status(const nlohmann::json& results, const std::string& needle) {
+  int count = 0;
+  for (const auto& test : results["tests"]) count += test["output"].get<std::string>().rfind(needle, 0) == 0;
+  return count;
+}
+
+TEST(GradeExamples, SolutionsEarnFullMarks) {
+  const Graded graded = grade(kSource / "solutions", kScratch / "solutions");
+  ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
+  EXPECT_DOUBLE_EQ(graded.results["score"].get<double>(), 100.0) << graded.process.output;
+  for (const auto& test : graded.results["tests"]) EXPECT_EQ(test["status"], "passed") << test.dump(2);
+  EXPECT_TRUE(fs::exists(kScratch / "solutions" / "report.md"));
+  EXPECT_TRUE(fs::exists(kScratch / "solutions" / "junit.xml"));
+}
+
+TEST(GradeExamples, StubsEarnZeroAndEveryTestSaysNotImplemented) {
+  const Graded graded = grade(kSource / "assignments", kScratch / "stubs");
+  ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
+  EXPECT_EQ(graded.results["score"].get<double>(), 0.0);
+  ASSERT_GT(graded.results["tests"].size(), 40u);
+  for (const auto& test : graded.results["tests"]) {
+    const std::string output = test["output"];
+    // Failed, not crashed or timed out, and the message names what is missing.
+    EXPECT_EQ(output.rfind("failed: ", 0), 0u) << test["name"] << ": " << output;
+    EXPECT_NE(output.find("is not implemented yet"), std::string::npos) << test["name"] << ": " << output;
+  }
+}
+
+TEST(GradeExamples, PartialSubmissionEarnsItsExpectedScore) {
+  const nlohmann::json expected =
+      nlohmann::json::parse(text::read_file(kSource / "examples/submissions/expected_scores.json"))["partial"];
+  const Graded graded = grade(kSource / "examples/submissions/partial", kScratch / "partial");
+  ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
+  EXPECT_NEAR(graded.results["score"].get<double>(), expected["score"].get<double>(), 1e-9);
+  EXPECT_GT(count_status(graded.results, "crashed: "), 0);    // the segfault
+  EXPECT_GT(count_status(graded.results, "timed out: "), 0);  // the infinite loop
+  const std::string report = text::read_file(kScratch / "partial" / "report.md");
+  EXPECT_NE(report.find("`notes.txt`"), std::string::npos) << "ignored files are listed";
+  EXPECT_NE(report.find("SIGSEGV"), std::string::npos);
+}
+
+TEST(GradeExamples, ZipAndGitSubmissionsGradeLikeTheFolder) {
+  const fs::path partial = kSource / "examples/submissions/partial";
+  const fs::path work = kScratch / "packed";
+  fs::remove_all(work);
+  fs::create_directories(work);
+  fs::copy(partial, work / "repo", fs::copy_options::recursive);
+  ASSERT_TRUE(run_process({"zip", "-qr", (work / "partial.zip").string(), "repo"}, work, work / "zip.log",
+                          ProcessLimits::timeout(60))
+                  .succeeded());
+  const std::string git = "git -c user.name=t -c user.email=t@t init -q && git -c user.name=t -c user.email=t@t add -A && "
+                          "git -c user.name=t -c user.email=t@t commit -qm s && echo uncommitted >> a01_roofline/src/memory.cpp";
+  ASSERT_TRUE(run_process({"/bin/sh", "-c", git}, work / "repo", work / "git.log", ProcessLimits::timeout(60)).succeeded());
+
+  const Graded zipped = grade(work / "partial.zip", kScratch / "zipped");
+  ASSERT_TRUE(zipped.process.succeeded()) << zipped.process.output;
+  EXPECT_NEAR(zipped.results["score"].get<double>(), 76.9, 1e-9);
+  // A repository is graded at its last commit: the uncommitted line (a syntax error) is not seen.
+  const Graded cloned = grade(work / "repo" / ".git", kScratch / "cloned");
+  ASSERT_TRUE(cloned.process.succeeded()) << cloned.process.output;
+  EXPECT_NEAR(cloned.results["score"].get<double>(), 76.9, 1e-9);
+}
+
+TEST(GradeExamples, CompileErrorZeroesTheAssignmentWithCompilerMessages) {
+  const fs::path broken = kScratch / "broken";
+  fs::remove_all(broken);
+  fs::create_directories(broken / "a01_roofline/src");
+  text::write_file(broken / "a01_roofline/src/memory.cpp", "this is not C++;\n");
+  const Graded graded = grade(broken, kScratch / "broken-report");
+  ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
+  EXPECT_EQ(graded.results["score"].get<double>(), 0.0);
+  const std::string report = text::read_file(kScratch / "broken-report" / "report.md");
+  EXPECT_NE(report.find("did not compile"), std::string::npos);
+  EXPECT_NE(report.find("memory.cpp"), std::string::npos);
+  EXPECT_NE(report.find("error"), std::string::npos);
+  EXPECT_NE(report.find("not submitted: src/roofline.cpp"), std::string::npos);
+}
+
+TEST(GradeExamples, NeverOverwritesAnEarlierReportSilently) {
+  const fs::path out = kScratch / "kept";
+  fs::create_directories(out);
+  text::write_file(out / "results.json", "{\"earlier\": true}\n");
+  const Graded refused = grade(kSource / "examples/submissions/partial", out);
+  EXPECT_EQ(refused.process.exit_code, 2);
+  EXPECT_NE(refused.process.output.find("--force"), std::string::npos) << refused.process.output;
+  EXPECT_EQ(text::read_file(out / "results.json"), "{\"earlier\": true}\n");
+}
+
+TEST(GradeExamples, MissingSubmissionIsAClearError) {
+  const Graded graded = grade(kScratch / "no-such-folder", kScratch / "none");
+  EXPECT_EQ(graded.process.exit_code, 2);
+  EXPECT_NE(graded.process.output.find("no-such-folder does not exist"), std::string::npos) << graded.process.output;
+}
+
+}  // namespace
+}  // namespace rooflab

@@ -1,0 +1,56 @@
+#include "process.hpp"
+
+#include <gtest/gtest.h>
+
+namespace rooflab {
+namespace {
+
+const std::filesystem::path kScratch = std::filesystem::temp_directory_path() / "rooflab-process-test";
+
+ProcessResult sh(const std::string& script, double timeout_s = 5) {
+  return run_process({"/bin/sh", "-c", script}, std::filesystem::temp_directory_path(),
+                     kScratch / "log.txt", ProcessLimits::timeout(timeout_s));
+}
+
+TEST(Process, ExitCodeAndOutput) {
+  const ProcessResult result = sh("echo hello; echo oops >&2; exit 3");
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_FALSE(result.succeeded());
+  EXPECT_NE(result.output.find("hello"), std::string::npos);
+  EXPECT_NE(result.output.find("oops"), std::string::npos);
+}
+
+TEST(Process, TimeoutKillsTheWholeGroup) {
+  const ProcessResult result = sh("sleep 30 & sleep 30", 0.5);
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_LT(result.wall_s, 5);
+  EXPECT_NE(result.describe(0.5).find("timed out after 0.5 s"), std::string::npos);
+}
+
+TEST(Process, SignalIsReported) {
+  const ProcessResult result = sh("kill -SEGV $$");
+  EXPECT_TRUE(result.signaled);
+  EXPECT_NE(result.describe(5).find("SIGSEGV"), std::string::npos) << result.describe(5);
+}
+
+TEST(Process, OutputIsCapped) {
+  ProcessLimits limits = ProcessLimits::timeout(5);
+  limits.output_cap_bytes = 1000;
+  const ProcessResult result =
+      run_process({"/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x"}, kScratch, kScratch / "big.txt", limits);
+  EXPECT_LT(result.output.size(), 1100u);
+  EXPECT_NE(result.output.find("more bytes cut"), std::string::npos);
+}
+
+TEST(Process, AddressSpaceLimitStopsAHog) {
+  ProcessLimits limits = ProcessLimits::timeout(10);
+  limits.address_space_bytes = 64u << 20;
+  // python3 is not guaranteed; a shell building a huge string hits the limit too.
+  const ProcessResult result =
+      run_process({"/bin/sh", "-c", "x=$(head -c 200000000 /dev/zero | tr '\\0' x); echo ${#x}"}, kScratch,
+                  kScratch / "hog.txt", limits);
+  EXPECT_FALSE(result.succeeded() && result.output.find("200000000") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace rooflab
