@@ -60,12 +60,14 @@ TEST(GradeExamples, StubsEarnZeroAndEveryTestSaysNotImplemented) {
   }
 }
 
+double expected_partial_score() {
+  return nlohmann::json::parse(text::read_file(kSource / "examples/submissions/expected_scores.json"))["partial"]["score"];
+}
+
 TEST(GradeExamples, PartialSubmissionEarnsItsExpectedScore) {
-  const nlohmann::json expected =
-      nlohmann::json::parse(text::read_file(kSource / "examples/submissions/expected_scores.json"))["partial"];
   const Graded graded = grade(kSource / "examples/submissions/partial", kScratch / "partial");
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
-  EXPECT_NEAR(graded.results["score"].get<double>(), expected["score"].get<double>(), 1e-9);
+  EXPECT_NEAR(graded.results["score"].get<double>(), expected_partial_score(), 1e-9);
   EXPECT_GT(count_status(graded.results, "crashed: "), 0);    // the segfault
   EXPECT_GT(count_status(graded.results, "timed out: "), 0);  // the infinite loop
   const std::string report = text::read_file(kScratch / "partial" / "report.md");
@@ -88,11 +90,11 @@ TEST(GradeExamples, ZipAndGitSubmissionsGradeLikeTheFolder) {
 
   const Graded zipped = grade(work / "partial.zip", kScratch / "zipped");
   ASSERT_TRUE(zipped.process.succeeded()) << zipped.process.output;
-  EXPECT_NEAR(zipped.results["score"].get<double>(), 76.9, 1e-9);
+  EXPECT_NEAR(zipped.results["score"].get<double>(), expected_partial_score(), 1e-9);
   // A repository is graded at its last commit: the uncommitted line (a syntax error) is not seen.
   const Graded cloned = grade(work / "repo" / ".git", kScratch / "cloned");
   ASSERT_TRUE(cloned.process.succeeded()) << cloned.process.output;
-  EXPECT_NEAR(cloned.results["score"].get<double>(), 76.9, 1e-9);
+  EXPECT_NEAR(cloned.results["score"].get<double>(), expected_partial_score(), 1e-9);
 }
 
 TEST(GradeExamples, CompileErrorZeroesTheAssignmentWithCompilerMessages) {
