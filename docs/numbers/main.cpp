@@ -49,10 +49,9 @@ int main(int argc, char** argv) {
     std::stringstream buffer;
     buffer << in.rdbuf();
     const std::string before = buffer.str();
-    const std::size_t was = stale.size();
     const std::string after = rooflab::docs::regenerate(before, fs::relative(file, root).string(), values, stale);
     for (std::size_t at = before.find("<!-- num:"); at != std::string::npos; at = before.find("<!-- num:", at + 1)) ++regions;
-    if (write && after != before && stale.size() >= was) std::ofstream(file) << after;
+    if (write && after != before) std::ofstream(file) << after;
   }
   if (write) {
     std::size_t unknown = 0;
