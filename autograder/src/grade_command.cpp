@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "manifest.hpp"
-#include "rooflab/backend.hpp"
 #include "process.hpp"
+#include "rooflab/backend.hpp"
 #include "rubric.hpp"
 #include "submission.hpp"
 #include "text.hpp"
@@ -44,11 +44,16 @@ void prepare_output(const GradeOptions& options) {
 
 char progress_mark(TestStatus status) {
   switch (status) {
-    case TestStatus::passed: return '.';
-    case TestStatus::skipped: return 'S';
-    case TestStatus::timed_out: return 'T';
-    case TestStatus::crashed: return 'C';
-    default: return 'F';
+    case TestStatus::passed:
+      return '.';
+    case TestStatus::skipped:
+      return 'S';
+    case TestStatus::timed_out:
+      return 'T';
+    case TestStatus::crashed:
+      return 'C';
+    default:
+      return 'F';
   }
 }
 
@@ -64,7 +69,8 @@ std::vector<TestOutcome> run_tests_in_parallel(const fs::path& binary, const std
       try {
         outcomes[i] = run_test(binary, names[i], limits[i], scratch / ("test-" + std::to_string(i)));
       } catch (const std::exception& error) {  // the grader's own trouble: a failed test, never a pass
-        outcomes[i] = {names[i], TestStatus::failed, std::string("the grader could not run this test: ") + error.what(), 0};
+        outcomes[i] = {names[i], TestStatus::failed, std::string("the grader could not run this test: ") + error.what(),
+                       0};
       }
       const std::lock_guard lock(print);
       std::cout << progress_mark(outcomes[i].status);
@@ -95,11 +101,11 @@ void score(AssignmentResult& assignment, const Rubric& rubric, const std::vector
     const GroupSummary& group = assignment.groups[owner[t]];
     test.max_score = rule.points / group.total;
     const bool group_complete = group.passed == group.total;
-    test.score = test.outcome.status == TestStatus::passed && (!rule.all_or_nothing || group_complete)
-                     ? test.max_score
-                     : 0.0;
+    test.score =
+        test.outcome.status == TestStatus::passed && (!rule.all_or_nothing || group_complete) ? test.max_score : 0.0;
   }
-  for (std::size_t t = 0; t < assignment.tests.size(); ++t) assignment.groups[owner[t]].score += assignment.tests[t].score;
+  for (std::size_t t = 0; t < assignment.tests.size(); ++t)
+    assignment.groups[owner[t]].score += assignment.tests[t].score;
   assignment.max_score = rubric.max_score();
   assignment.score = 0;
   for (const auto& group : assignment.groups) assignment.score += group.score;
@@ -126,12 +132,12 @@ GradeResult run_grade(const GradeOptions& options) {
   const bool use_cuda = manifest.with_cuda && gpu_count() > 0;
   const fs::path build = scratch / "build";
   std::cout << "configuring the staged course (CUDA " << (use_cuda ? "on" : "off") << ")\n";
-  const ProcessResult configure = run_process(
-      {"cmake", "-S", staged.root.string(), "-B", build.string(), "-DCMAKE_BUILD_TYPE=Release",
-       "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
-       "-DROOFLAB_HIDDEN_TESTS_DIR=" + (staged.root / "autograder").string(), "-DROOFLAB_BUILD_TOOLS=OFF",
-       std::string("-DROOFLAB_ENABLE_CUDA=") + (use_cuda ? "ON" : "OFF")},
-      scratch, logs / "configure.log", ProcessLimits::timeout(kConfigureTimeout_s));
+  const ProcessResult configure =
+      run_process({"cmake", "-S", staged.root.string(), "-B", build.string(), "-DCMAKE_BUILD_TYPE=Release",
+                   "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
+                   "-DROOFLAB_HIDDEN_TESTS_DIR=" + (staged.root / "autograder").string(), "-DROOFLAB_BUILD_TOOLS=OFF",
+                   std::string("-DROOFLAB_ENABLE_CUDA=") + (use_cuda ? "ON" : "OFF")},
+                  scratch, logs / "configure.log", ProcessLimits::timeout(kConfigureTimeout_s));
   if (!configure.succeeded())
     throw std::runtime_error("the staged course does not configure (a course problem, not the student's); see " +
                              (logs / "configure.log").string() + "\n" + configure.output);
@@ -150,9 +156,9 @@ GradeResult run_grade(const GradeOptions& options) {
     std::cout << "[" << info.name << "] building\n" << std::flush;
     ProcessLimits build_limits = ProcessLimits::timeout(kBuildTimeout_s);
     build_limits.output_cap_bytes = 200000;
-    const ProcessResult built = run_process(
-        {"cmake", "--build", build.string(), "--target", manifest.test_target(info), "-j", std::to_string(options.jobs)},
-        scratch, logs / (info.name + ".build.log"), build_limits);
+    const ProcessResult built = run_process({"cmake", "--build", build.string(), "--target", manifest.test_target(info),
+                                             "-j", std::to_string(options.jobs)},
+                                            scratch, logs / (info.name + ".build.log"), build_limits);
     assignment.built = built.succeeded();
     std::vector<TestOutcome> outcomes(expected.size());
     if (assignment.built) {

@@ -12,7 +12,7 @@ struct GradeOptions {
   std::filesystem::path manifest;  // rooflab_manifest.json of the reference build
   std::filesystem::path out;       // report folder; must be new or empty unless force
   bool force = false;
-  int jobs = 2;                    // tests run in parallel, and build parallelism
+  int jobs = 2;  // tests run in parallel, and build parallelism
 };
 
 // Grades and writes results.json, report.md and junit.xml into options.out.

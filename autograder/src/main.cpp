@@ -29,10 +29,13 @@ int main(int argc, char** argv) {
 
   rooflab::ReleaseOptions release;
   CLI::App* release_cmd = app.add_subcommand("release", "Regenerate assignments/ from solutions/");
-  release_cmd->add_option("--solutions", release.solutions, "solutions/ folder")->required()->check(CLI::ExistingDirectory);
+  release_cmd->add_option("--solutions", release.solutions, "solutions/ folder")
+      ->required()
+      ->check(CLI::ExistingDirectory);
   release_cmd->add_option("--assignments", release.assignments, "assignments/ folder to write")->required();
-  release_cmd->add_option("--compile-commands", release.compile_commands,
-                          "compile_commands.json of a solutions build: compile every stub before writing")
+  release_cmd
+      ->add_option("--compile-commands", release.compile_commands,
+                   "compile_commands.json of a solutions build: compile every stub before writing")
       ->check(CLI::ExistingFile);
   release_cmd->add_flag("--check", release.check, "Only check that assignments/ is current");
 

@@ -10,9 +10,9 @@
 namespace rooflab {
 
 struct ProcessLimits {
-  double timeout_s = 10;                             // wall clock; the process group is killed after
-  std::optional<std::size_t> address_space_bytes;    // RLIMIT_AS
-  std::size_t output_cap_bytes = 1 << 20;            // what we read back of stdout+stderr
+  double timeout_s = 10;                           // wall clock; the process group is killed after
+  std::optional<std::size_t> address_space_bytes;  // RLIMIT_AS
+  std::size_t output_cap_bytes = 1 << 20;          // what we read back of stdout+stderr
 
   static ProcessLimits timeout(double seconds) {
     ProcessLimits limits;
@@ -22,12 +22,12 @@ struct ProcessLimits {
 };
 
 struct ProcessResult {
-  int exit_code = -1;    // valid when !signaled && !timed_out
-  int signal = 0;        // terminating signal, when signaled
+  int exit_code = -1;  // valid when !signaled && !timed_out
+  int signal = 0;      // terminating signal, when signaled
   bool signaled = false;
   bool timed_out = false;
   double wall_s = 0;
-  std::string output;    // stdout and stderr interleaved, capped
+  std::string output;  // stdout and stderr interleaved, capped
 
   bool succeeded() const { return !timed_out && !signaled && exit_code == 0; }
   // "exit code 1", "killed by signal 11 (SIGSEGV)", "timed out after 10 s" ...

@@ -29,17 +29,23 @@ std::string code_only(const std::string& source) {
         if (line_start && source.find_first_not_of(" \t", i) != std::string::npos &&
             source[source.find_first_not_of(" \t", i)] == '#') {
           state = State::line_comment;  // a preprocessor line is not code for our purposes
-        } else if (c == '/' && next == '/') state = State::line_comment;
-        else if (c == '/' && next == '*') state = State::block_comment;
-        else if (c == '"') state = State::string;
+        } else if (c == '/' && next == '/')
+          state = State::line_comment;
+        else if (c == '/' && next == '*')
+          state = State::block_comment;
+        else if (c == '"')
+          state = State::string;
         else if (c == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(source[i - 1]))))
           state = State::character;  // not a digit separator as in 1'000
-        else continue;
+        else
+          continue;
         out[i] = ' ';
         break;
       case State::line_comment:
-        if (c == '\n') state = State::code;
-        else out[i] = ' ';
+        if (c == '\n')
+          state = State::code;
+        else
+          out[i] = ' ';
         break;
       case State::block_comment:
         if (c == '*' && next == '/') {
@@ -101,8 +107,8 @@ std::string parameter_name(std::string parameter) {
   if (name.empty() || before.empty() || text::ends_with(before, "::") ||
       std::isdigit(static_cast<unsigned char>(name[0])))
     return {};
-  static const std::vector<std::string> type_words{"const", "volatile", "unsigned", "signed", "int",
-                                                   "long", "short", "char", "double", "float", "bool"};
+  static const std::vector<std::string> type_words{"const", "volatile", "unsigned", "signed", "int", "long",
+                                                   "short", "char",     "double",   "float",  "bool"};
   for (const auto& word : type_words) {
     if (name == word) return {};
   }
@@ -124,7 +130,7 @@ std::optional<Function> parse_function_header(const std::string& raw_header) {
     Function function;
     function.name = header.substr(name_start, name_end - name_start);
     if (function.name.empty() || std::isdigit(static_cast<unsigned char>(function.name[0]))) continue;
-    static const std::vector<std::string> not_functions{"if", "for", "while", "switch", "catch",
+    static const std::vector<std::string> not_functions{"if",       "for",    "while",   "switch", "catch",
                                                         "decltype", "sizeof", "alignof", "return"};
     bool control = false;
     for (const auto& word : not_functions) control = control || function.name == word;
@@ -199,7 +205,8 @@ std::string strip_solutions(const std::string& source, const std::string& qualif
       throw ReleaseError(file + ":" + std::to_string(line_number) + ": " + message);
     };
     if (trimmed == kBegin) {
-      if (region_start_line) fail("BEGIN SOLUTION inside the region opened at line " + std::to_string(*region_start_line));
+      if (region_start_line)
+        fail("BEGIN SOLUTION inside the region opened at line " + std::to_string(*region_start_line));
       region_start_line = line_number;
       const std::string indent = line.substr(0, line.find_first_not_of(" \t"));
       stub = indent + "// YOUR CODE HERE\n";

@@ -69,8 +69,10 @@ int run_release(const ReleaseOptions& options) {
     for (const auto& [relative, contents] : tree) {
       expected.insert(relative);
       const fs::path target = options.assignments / relative;
-      if (!fs::exists(target)) stale.push_back("missing  " + target.string());
-      else if (text::read_file(target) != contents) stale.push_back("changed  " + target.string());
+      if (!fs::exists(target))
+        stale.push_back("missing  " + target.string());
+      else if (text::read_file(target) != contents)
+        stale.push_back("changed  " + target.string());
     }
     if (fs::exists(options.assignments)) {
       for (const auto& entry : fs::recursive_directory_iterator(options.assignments)) {

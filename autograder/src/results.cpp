@@ -23,15 +23,27 @@ std::string xml_escape(const std::string& raw) {
   std::string out;
   for (const char c : raw) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 forbids most control characters; student output may contain them.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "?";
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
+          out += "?";
+        else
+          out += c;
     }
   }
   return out;
@@ -83,16 +95,16 @@ void write_gradescope_json(const GradeResult& result, const std::filesystem::pat
                                {"output", text::truncate(assignment.build_log, 20000)}});
     }
     for (const auto& test : assignment.tests) {
-      json["tests"].push_back({{"name", test.assignment + ": " + test.outcome.name},
-                               {"score", test.score},
-                               {"max_score", test.max_score},
-                               {"status", test.outcome.status == TestStatus::passed ? "passed" : "failed"},
-                               {"visibility", test.visibility},
-                               {"tags", {test.assignment, test.group}},
-                               {"output", test.outcome.status == TestStatus::passed
-                                              ? std::string()
-                                              : std::string(to_string(test.outcome.status)) + ": " +
-                                                    test.outcome.message}});
+      json["tests"].push_back(
+          {{"name", test.assignment + ": " + test.outcome.name},
+           {"score", test.score},
+           {"max_score", test.max_score},
+           {"status", test.outcome.status == TestStatus::passed ? "passed" : "failed"},
+           {"visibility", test.visibility},
+           {"tags", {test.assignment, test.group}},
+           {"output", test.outcome.status == TestStatus::passed
+                          ? std::string()
+                          : std::string(to_string(test.outcome.status)) + ": " + test.outcome.message}});
     }
   }
   text::write_file(path, json.dump(2) + "\n");
@@ -114,8 +126,8 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
     }
     md << "| group | passed | points |\n|---|---:|---:|\n";
     for (const auto& group : assignment.groups) {
-      md << "| " << group.name << " | " << group.passed << " / " << group.total << " | " << points(group.score)
-         << " / " << points(group.max_score) << " |\n";
+      md << "| " << group.name << " | " << group.passed << " / " << group.total << " | " << points(group.score) << " / "
+         << points(group.max_score) << " |\n";
     }
     md << "\n";
     bool heading = false;

@@ -25,8 +25,8 @@ struct RubricGroup {
 
 struct Rubric {
   std::string assignment;
-  double timeout_s = 10;         // per test, wall clock
-  double memory_limit_mb = 2048; // address space per test process
+  double timeout_s = 10;          // per test, wall clock
+  double memory_limit_mb = 2048;  // address space per test process
   std::vector<RubricGroup> groups;
 
   // Throws RubricError "file: field: what is wrong" for any unknown key, missing

@@ -51,19 +51,21 @@ fs::path unpack_submission(const fs::path& submission, const fs::path& scratch) 
   if (fs::is_regular_file(submission)) {
     if (submission.extension() != ".zip")
       throw std::runtime_error("submission " + submission.string() + " is a file but not a .zip");
-    const ProcessResult unzip = run_process({"unzip", "-qq", "-o", fs::absolute(submission).string(), "-d", into.string()},
-                                            scratch, scratch / "unzip.log", ProcessLimits::timeout(120));
+    const ProcessResult unzip =
+        run_process({"unzip", "-qq", "-o", fs::absolute(submission).string(), "-d", into.string()}, scratch,
+                    scratch / "unzip.log", ProcessLimits::timeout(120));
     if (!unzip.succeeded())
-      throw std::runtime_error("cannot unpack " + submission.string() + " (" + unzip.describe(120) + "):\n" + unzip.output);
+      throw std::runtime_error("cannot unpack " + submission.string() + " (" + unzip.describe(120) + "):\n" +
+                               unzip.output);
     return single_child_folder(into);
   }
   if (is_git_repository(submission)) {
-    const ProcessResult clone =
-        run_process({"git", "clone", "--quiet", "--depth", "1", "file://" + fs::absolute(submission).string(),
-                     (into / "repo").string()},
-                    scratch, scratch / "clone.log", ProcessLimits::timeout(300));
+    const ProcessResult clone = run_process({"git", "clone", "--quiet", "--depth", "1",
+                                             "file://" + fs::absolute(submission).string(), (into / "repo").string()},
+                                            scratch, scratch / "clone.log", ProcessLimits::timeout(300));
     if (!clone.succeeded())
-      throw std::runtime_error("cannot clone " + submission.string() + " (" + clone.describe(300) + "):\n" + clone.output);
+      throw std::runtime_error("cannot clone " + submission.string() + " (" + clone.describe(300) + "):\n" +
+                               clone.output);
     return into / "repo";
   }
   return fs::absolute(submission);
@@ -105,7 +107,8 @@ StagedSubmission stage_submission(const Manifest& manifest, const fs::path& file
       continue;
     }
     if (!it->is_regular_file()) continue;
-    if (!used.count(fs::weakly_canonical(it->path()))) staged.ignored.push_back(it->path().lexically_relative(files).string());
+    if (!used.count(fs::weakly_canonical(it->path())))
+      staged.ignored.push_back(it->path().lexically_relative(files).string());
   }
   std::sort(staged.ignored.begin(), staged.ignored.end());
   return staged;

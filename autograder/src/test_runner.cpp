@@ -23,19 +23,25 @@ std::string tail(const std::string& text, std::size_t limit) {
 
 const char* to_string(TestStatus status) {
   switch (status) {
-    case TestStatus::passed: return "passed";
-    case TestStatus::failed: return "failed";
-    case TestStatus::skipped: return "skipped";
-    case TestStatus::crashed: return "crashed";
-    case TestStatus::timed_out: return "timed out";
-    case TestStatus::not_built: return "not built";
+    case TestStatus::passed:
+      return "passed";
+    case TestStatus::failed:
+      return "failed";
+    case TestStatus::skipped:
+      return "skipped";
+    case TestStatus::crashed:
+      return "crashed";
+    case TestStatus::timed_out:
+      return "timed out";
+    case TestStatus::not_built:
+      return "not built";
   }
   return "unknown";
 }
 
 std::vector<std::string> list_tests(const fs::path& binary, const fs::path& scratch) {
-  const ProcessResult listing =
-      run_process({binary.string(), "--gtest_list_tests"}, scratch, scratch / "list_tests.log", ProcessLimits::timeout(60));
+  const ProcessResult listing = run_process({binary.string(), "--gtest_list_tests"}, scratch,
+                                            scratch / "list_tests.log", ProcessLimits::timeout(60));
   if (!listing.succeeded())
     throw std::runtime_error("cannot list the tests of " + binary.string() + " (" + listing.describe(60) + ")\n" +
                              listing.output);
@@ -95,8 +101,8 @@ TestOutcome run_test(const fs::path& binary, const std::string& name, const Test
   }
   if (!reported) {
     outcome.status = TestStatus::failed;
-    outcome.message = "the test did not report a result (" + run.describe(limits.timeout_s) + ")\n" +
-                      tail(run.output, kMessageCap);
+    outcome.message =
+        "the test did not report a result (" + run.describe(limits.timeout_s) + ")\n" + tail(run.output, kMessageCap);
   } else if (skipped) {
     outcome.status = TestStatus::skipped;
     outcome.message = tail(run.output, kMessageCap);

@@ -22,12 +22,13 @@ struct Graded {
 };
 
 Graded grade(const fs::path& submission, const fs::path& out, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> argv{ROOFLAB_TOOL, "grade", submission.string(), "--manifest", ROOFLAB_MANIFEST,
-                                "--out", out.string(), "-j", "2"};
+  std::vector<std::string> argv{
+      ROOFLAB_TOOL, "grade", submission.string(), "--manifest", ROOFLAB_MANIFEST, "--out", out.string(), "-j", "2"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   fs::create_directories(kScratch);
   Graded graded;
-  graded.process = run_process(argv, kScratch, kScratch / (out.filename().string() + ".log"), ProcessLimits::timeout(900));
+  graded.process =
+      run_process(argv, kScratch, kScratch / (out.filename().string() + ".log"), ProcessLimits::timeout(900));
   if (fs::exists(out / "results.json")) graded.results = nlohmann::json::parse(text::read_file(out / "results.json"));
   return graded;
 }
@@ -61,7 +62,8 @@ TEST(GradeExamples, StubsEarnZeroAndEveryTestSaysNotImplemented) {
 }
 
 double expected_partial_score() {
-  return nlohmann::json::parse(text::read_file(kSource / "examples/submissions/expected_scores.json"))["partial"]["score"];
+  return nlohmann::json::parse(
+      text::read_file(kSource / "examples/submissions/expected_scores.json"))["partial"]["score"];
 }
 
 TEST(GradeExamples, PartialSubmissionEarnsItsExpectedScore) {
@@ -84,9 +86,11 @@ TEST(GradeExamples, ZipAndGitSubmissionsGradeLikeTheFolder) {
   ASSERT_TRUE(run_process({"zip", "-qr", (work / "partial.zip").string(), "repo"}, work, work / "zip.log",
                           ProcessLimits::timeout(60))
                   .succeeded());
-  const std::string git = "git -c user.name=t -c user.email=t@t init -q && git -c user.name=t -c user.email=t@t add -A && "
-                          "git -c user.name=t -c user.email=t@t commit -qm s && echo uncommitted >> a01_roofline/src/memory.cpp";
-  ASSERT_TRUE(run_process({"/bin/sh", "-c", git}, work / "repo", work / "git.log", ProcessLimits::timeout(60)).succeeded());
+  const std::string git =
+      "git -c user.name=t -c user.email=t@t init -q && git -c user.name=t -c user.email=t@t add -A && "
+      "git -c user.name=t -c user.email=t@t commit -qm s && echo uncommitted >> a01_roofline/src/memory.cpp";
+  ASSERT_TRUE(
+      run_process({"/bin/sh", "-c", git}, work / "repo", work / "git.log", ProcessLimits::timeout(60)).succeeded());
 
   const Graded zipped = grade(work / "partial.zip", kScratch / "zipped");
   ASSERT_TRUE(zipped.process.succeeded()) << zipped.process.output;

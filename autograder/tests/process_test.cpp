@@ -5,11 +5,16 @@
 namespace rooflab {
 namespace {
 
-const std::filesystem::path kScratch = std::filesystem::temp_directory_path() / "rooflab-process-test";
+// ctest runs these tests as parallel processes: each needs its own log file, or one
+// test's O_TRUNC empties another's output mid-run.
+std::filesystem::path scratch_log() {
+  const auto* test = testing::UnitTest::GetInstance()->current_test_info();
+  return std::filesystem::temp_directory_path() / "rooflab-process-test" / (std::string(test->name()) + ".log");
+}
 
 ProcessResult sh(const std::string& script, double timeout_s = 5) {
-  return run_process({"/bin/sh", "-c", script}, std::filesystem::temp_directory_path(),
-                     kScratch / "log.txt", ProcessLimits::timeout(timeout_s));
+  return run_process({"/bin/sh", "-c", script}, std::filesystem::temp_directory_path(), scratch_log(),
+                     ProcessLimits::timeout(timeout_s));
 }
 
 TEST(Process, ExitCodeAndOutput) {
@@ -36,8 +41,8 @@ TEST(Process, SignalIsReported) {
 TEST(Process, OutputIsCapped) {
   ProcessLimits limits = ProcessLimits::timeout(5);
   limits.output_cap_bytes = 1000;
-  const ProcessResult result =
-      run_process({"/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x"}, kScratch, kScratch / "big.txt", limits);
+  const ProcessResult result = run_process({"/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x"},
+                                           std::filesystem::temp_directory_path(), scratch_log(), limits);
   EXPECT_LT(result.output.size(), 1100u);
   EXPECT_NE(result.output.find("more bytes cut"), std::string::npos);
 }
@@ -47,8 +52,8 @@ TEST(Process, AddressSpaceLimitStopsAHog) {
   limits.address_space_bytes = 64u << 20;
   // python3 is not guaranteed; a shell building a huge string hits the limit too.
   const ProcessResult result =
-      run_process({"/bin/sh", "-c", "x=$(head -c 200000000 /dev/zero | tr '\\0' x); echo ${#x}"}, kScratch,
-                  kScratch / "hog.txt", limits);
+      run_process({"/bin/sh", "-c", "x=$(head -c 200000000 /dev/zero | tr '\\0' x); echo ${#x}"},
+                  std::filesystem::temp_directory_path(), scratch_log(), limits);
   EXPECT_FALSE(result.succeeded() && result.output.find("200000000") != std::string::npos);
 }
 

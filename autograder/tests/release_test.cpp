@@ -25,7 +25,8 @@ TEST(Release, NamespaceScopeRegionLeavesOnlyTheComment) {
 
 TEST(Release, KernelBodyOnlyMarksParametersUsed) {
   const std::string source =
-      "__global__ void add(const float* x, float* y, int n) {\n  // BEGIN SOLUTION\n  y[0] = x[0];\n  // END SOLUTION\n}\n";
+      "__global__ void add(const float* x, float* y, int n) {\n  // BEGIN SOLUTION\n  y[0] = x[0];\n  // END "
+      "SOLUTION\n}\n";
   const std::string out = strip_solutions(source, "a04", "k.cu");
   EXPECT_TRUE(contains(out, "(void)x;\n  (void)y;\n  (void)n;\n"));
   EXPECT_FALSE(contains(out, "todo"));
@@ -39,7 +40,9 @@ TEST(Release, BracesInCommentsAndStringsDoNotConfuseTheScope) {
 }
 
 TEST(Release, RegionInsideNestedBlockUsesTheFunction) {
-  const std::string source = "int g(int x, int) {\n  if (x) {\n    // BEGIN SOLUTION\n    return 1;\n    // END SOLUTION\n  }\n  return 0;\n}\n";
+  const std::string source =
+      "int g(int x, int) {\n  if (x) {\n    // BEGIN SOLUTION\n    return 1;\n    // END SOLUTION\n  }\n  return "
+      "0;\n}\n";
   EXPECT_TRUE(contains(strip_solutions(source, "a01", "g.cpp"), "rooflab::todo(\"a01::g\", x);"));
 }
 
@@ -67,7 +70,8 @@ TEST(Release, FilesWithoutMarkersAreCopiedVerbatim) {
 }
 
 TEST(Release, HeaderParsing) {
-  const auto f = parse_function_header("\nInferenceAnalysis analyze(const ModelConfig& model, const GpuSpec& gpu,\n double batch) ");
+  const auto f = parse_function_header(
+      "\nInferenceAnalysis analyze(const ModelConfig& model, const GpuSpec& gpu,\n double batch) ");
   ASSERT_TRUE(f);
   EXPECT_EQ(f->name, "analyze");
   EXPECT_EQ(f->parameters, (std::vector<std::string>{"model", "gpu", "batch"}));

@@ -52,10 +52,11 @@ TEST(Rubric, ErrorsNameTheFileAndField) {
   const std::string unknown = load_error("unknown", std::string(kValid) + "colour = 1\n");
   EXPECT_NE(unknown.find("colour: unknown key"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("rooflab-rubric-test-unknown.toml"), std::string::npos) << unknown;
-  const std::string visibility =
-      load_error("vis", "assignment = \"a\"\n[[group]]\nname = \"g\"\ntests = [\"*\"]\npoints = 1\nvisibility = \"secret\"\n");
+  const std::string visibility = load_error(
+      "vis", "assignment = \"a\"\n[[group]]\nname = \"g\"\ntests = [\"*\"]\npoints = 1\nvisibility = \"secret\"\n");
   EXPECT_NE(visibility.find("group[0].visibility"), std::string::npos) << visibility;
-  const std::string points = load_error("points", "assignment = \"a\"\n[[group]]\nname = \"g\"\ntests = [\"*\"]\npoints = -2\n");
+  const std::string points =
+      load_error("points", "assignment = \"a\"\n[[group]]\nname = \"g\"\ntests = [\"*\"]\npoints = -2\n");
   EXPECT_NE(points.find("group[0].points: must be positive"), std::string::npos) << points;
   EXPECT_NE(load_error("syntax", "assignment = \n").find(":1:"), std::string::npos);
 }

@@ -4,9 +4,12 @@ namespace rooflab {
 
 const char* to_string(Backend backend) {
   switch (backend) {
-    case Backend::cpu: return "cpu";
-    case Backend::thrust: return "thrust";
-    case Backend::cuda: return "cuda";
+    case Backend::cpu:
+      return "cpu";
+    case Backend::thrust:
+      return "thrust";
+    case Backend::cuda:
+      return "cuda";
   }
   return "unknown";
 }

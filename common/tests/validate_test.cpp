@@ -27,8 +27,7 @@ TEST(Validate, NonNegativeAcceptsZero) {
 }
 
 TEST(Validate, HelperDetectsWrongArgumentName) {
-  EXPECT_FALSE(rooflab::testing::ThrowsInvalidArgumentNaming(
-      [] { rooflab::require_positive(-1, "alpha"); }, "beta"));
+  EXPECT_FALSE(rooflab::testing::ThrowsInvalidArgumentNaming([] { rooflab::require_positive(-1, "alpha"); }, "beta"));
   EXPECT_FALSE(rooflab::testing::ThrowsInvalidArgumentNaming([] {}, "alpha"));
 }
 

@@ -49,9 +49,10 @@ std::string matmul_batch_table() {
   std::string table = "| batch m | AI of (m×4096)·(4096×4096), fp16 | on H100 FP16 |\n|---:|---:|---|\n";
   for (double m = 1; m <= 1024; m *= 4) {
     const double ai = matmul_arithmetic_intensity(m, 4096, 4096, 2);
-    table += "| " + fmt("%.0f", m) + " | " + fmt("%.1f", ai) + " | " +
-             (is_memory_bound(ai, h100.peak_flops_per_s, h100.bandwidth_bytes_per_s) ? "memory-bound" : "compute-bound") +
-             " |\n";
+    table +=
+        "| " + fmt("%.0f", m) + " | " + fmt("%.1f", ai) + " | " +
+        (is_memory_bound(ai, h100.peak_flops_per_s, h100.bandwidth_bytes_per_s) ? "memory-bound" : "compute-bound") +
+        " |\n";
   }
   return table;
 }
@@ -73,7 +74,8 @@ std::string attention_table() {
 std::string decode_batch_table() {
   const GpuSpec& h100 = find_gpu("h100-sxm-fp16");
   std::string table =
-      "| batch | decode AI (FLOP/byte) | bound on H100 FP16 | max tokens/s | compute used |\n|---:|---:|---|---:|---:|\n";
+      "| batch | decode AI (FLOP/byte) | bound on H100 FP16 | max tokens/s | compute used "
+      "|\n|---:|---:|---|---:|---:|\n";
   for (double batch : {1.0, 8.0, 64.0, 256.0, 1024.0}) {
     const InferenceAnalysis a = analyze_inference(seven_b(), h100, batch, 2048);
     table += "| " + fmt("%.0f", batch) + " | " + fmt("%.1f", a.decode_intensity) + " | " +
@@ -92,7 +94,9 @@ void add_a01_values(Values& values) {
   values["a01.weights_7b_fp16_gb"] = [=] { return fmt("%.1f", weights / 1e9); };
   values["a01.weights_70b_int4_gb"] = [] { return fmt("%.1f", model_memory_bytes(70e9, DType::int4) / 1e9); };
   values["a01.a100_bandwidth_tbs"] = [&a100] { return fmt("%.3f", a100.bandwidth_bytes_per_s / 1e12); };
-  values["a01.max_tokens_7b_a100"] = [=, &a100] { return fmt("%.1f", max_decode_tokens_per_s(weights, a100.bandwidth_bytes_per_s)); };
+  values["a01.max_tokens_7b_a100"] = [=, &a100] {
+    return fmt("%.1f", max_decode_tokens_per_s(weights, a100.bandwidth_bytes_per_s));
+  };
   values["a01.kv_7b_b8_s2048_gb"] = [=] { return fmt("%.2f", kv / 1e9); };
   values["a01.kv_7b_b8_s2048_gib"] = [=] { return fmt("%.2f", kv / (1024.0 * 1024 * 1024)); };
   values["a01.kv_gqa8_b8_s2048_gb"] = [] { return fmt("%.2f", kv_cache_bytes({8, 2048, 32, 8, 128, 2}) / 1e9); };

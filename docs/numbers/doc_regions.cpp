@@ -13,7 +13,8 @@ std::string regenerate(const std::string& markdown, const std::string& file, con
   while (true) {
     const std::size_t open = markdown.find(kOpen, at);
     if (open == std::string::npos) break;
-    const std::string where = file + ":" + std::to_string(1 + std::count(markdown.begin(), markdown.begin() + open, '\n'));
+    const std::string where =
+        file + ":" + std::to_string(1 + std::count(markdown.begin(), markdown.begin() + open, '\n'));
     const std::size_t key_end = markdown.find(" -->", open);
     const std::size_t close = markdown.find(kClose, open);
     if (key_end == std::string::npos || close == std::string::npos || key_end > close) {

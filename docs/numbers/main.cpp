@@ -18,11 +18,15 @@ int main(int argc, char** argv) {
   bool write = false, check = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--root" && i + 1 < argc) root = argv[++i];
-    else if (arg == "--write") write = true;
-    else if (arg == "--check") check = true;
+    if (arg == "--root" && i + 1 < argc)
+      root = argv[++i];
+    else if (arg == "--write")
+      write = true;
+    else if (arg == "--check")
+      check = true;
     else {
-      std::cerr << "rooflab_docnumbers: unknown argument " << arg << "\nusage: rooflab_docnumbers --root DIR (--check | --write)\n";
+      std::cerr << "rooflab_docnumbers: unknown argument " << arg
+                << "\nusage: rooflab_docnumbers --root DIR (--check | --write)\n";
       return 2;
     }
   }
@@ -50,7 +54,8 @@ int main(int argc, char** argv) {
     buffer << in.rdbuf();
     const std::string before = buffer.str();
     const std::string after = rooflab::docs::regenerate(before, fs::relative(file, root).string(), values, stale);
-    for (std::size_t at = before.find("<!-- num:"); at != std::string::npos; at = before.find("<!-- num:", at + 1)) ++regions;
+    for (std::size_t at = before.find("<!-- num:"); at != std::string::npos; at = before.find("<!-- num:", at + 1))
+      ++regions;
     if (write && after != before) std::ofstream(file) << after;
   }
   if (write) {

@@ -17,8 +17,7 @@ DecodeStepCost decode_step_cost(const ModelConfig& model, double batch, double k
   rooflab::todo("a01_roofline::decode_step_cost", model, batch, kv_len);
 }
 
-InferenceAnalysis analyze_inference(const ModelConfig& model, const GpuSpec& gpu, double batch,
-                                    double context_len) {
+InferenceAnalysis analyze_inference(const ModelConfig& model, const GpuSpec& gpu, double batch, double context_len) {
   // YOUR CODE HERE
   rooflab::todo("a01_roofline::analyze_inference", model, gpu, batch, context_len);
 }

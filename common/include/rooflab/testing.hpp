@@ -13,15 +13,13 @@
 namespace rooflab::testing {
 
 // gtest predicate: |actual - expected| <= rel * |expected| (exact when expected == 0).
-inline ::testing::AssertionResult RelNear(const char* actual_expr, const char* expected_expr,
-                                          const char* /*rel_expr*/, double actual, double expected,
-                                          double rel) {
+inline ::testing::AssertionResult RelNear(const char* actual_expr, const char* expected_expr, const char* /*rel_expr*/,
+                                          double actual, double expected, double rel) {
   const double error = std::fabs(actual - expected);
   if (error <= rel * std::fabs(expected)) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << actual_expr << " = " << actual << " but " << expected_expr
-                                       << " = " << expected << " (relative error "
-                                       << (expected != 0 ? error / std::fabs(expected) : error)
-                                       << " > " << rel << ")";
+  return ::testing::AssertionFailure() << actual_expr << " = " << actual << " but " << expected_expr << " = "
+                                       << expected << " (relative error "
+                                       << (expected != 0 ? error / std::fabs(expected) : error) << " > " << rel << ")";
 }
 
 // Checks that `call` throws std::invalid_argument whose message names `argument`.
@@ -31,8 +29,8 @@ inline ::testing::AssertionResult ThrowsInvalidArgumentNaming(const std::functio
     call();
   } catch (const std::invalid_argument& error) {
     if (std::string(error.what()).find(argument) != std::string::npos) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "std::invalid_argument was thrown but its message \""
-                                         << error.what() << "\" does not name \"" << argument << "\"";
+    return ::testing::AssertionFailure() << "std::invalid_argument was thrown but its message \"" << error.what()
+                                         << "\" does not name \"" << argument << "\"";
   } catch (const std::exception& error) {
     return ::testing::AssertionFailure() << "expected std::invalid_argument naming \"" << argument
                                          << "\", got another exception: " << error.what();
@@ -42,16 +40,14 @@ inline ::testing::AssertionResult ThrowsInvalidArgumentNaming(const std::functio
 }
 
 // Skips the current test, visibly and with the reason, when `backend` cannot run here.
-#define ROOFLAB_SKIP_UNLESS_AVAILABLE(backend)                                               \
-  do {                                                                                       \
-    if (const std::string rooflab_why = ::rooflab::unavailable_reason(backend);              \
-        !rooflab_why.empty())                                                                \
-      GTEST_SKIP() << ::rooflab::to_string(backend) << " backend skipped: " << rooflab_why; \
+#define ROOFLAB_SKIP_UNLESS_AVAILABLE(backend)                                                        \
+  do {                                                                                                \
+    if (const std::string rooflab_why = ::rooflab::unavailable_reason(backend); !rooflab_why.empty()) \
+      GTEST_SKIP() << ::rooflab::to_string(backend) << " backend skipped: " << rooflab_why;           \
   } while (0)
 
 }  // namespace rooflab::testing
 
-#define EXPECT_REL_NEAR(actual, expected, rel) \
-  EXPECT_PRED_FORMAT3(::rooflab::testing::RelNear, actual, expected, rel)
+#define EXPECT_REL_NEAR(actual, expected, rel) EXPECT_PRED_FORMAT3(::rooflab::testing::RelNear, actual, expected, rel)
 #define EXPECT_INVALID_ARGUMENT(statement, argument) \
   EXPECT_TRUE(::rooflab::testing::ThrowsInvalidArgumentNaming([&] { (void)(statement); }, argument))

@@ -11,11 +11,10 @@ int main() {
   std::printf("7B fp16 weights:        %.1f GB\n", weights / 1e9);
 
   const GpuSpec& a100 = find_gpu("a100-sxm-80gb");
-  std::printf("max decode on A100:     %.1f tokens/s\n",
-              max_decode_tokens_per_s(weights, a100.bandwidth_bytes_per_s));
+  std::printf("max decode on A100:     %.1f tokens/s\n", max_decode_tokens_per_s(weights, a100.bandwidth_bytes_per_s));
 
-  const double kv = kv_cache_bytes({.batch = 8, .seq_len = 2048, .num_layers = 32, .num_kv_heads = 32,
-                                    .head_dim = 128, .bytes_per_element = 2});
+  const double kv = kv_cache_bytes(
+      {.batch = 8, .seq_len = 2048, .num_layers = 32, .num_kv_heads = 32, .head_dim = 128, .bytes_per_element = 2});
   std::printf("KV cache, batch 8x2048: %.2f GB\n", kv / 1e9);
 
   const GpuSpec& h100 = find_gpu("h100-sxm-fp16");

@@ -35,8 +35,8 @@ DecodeStepCost decode_step_cost(const ModelConfig& model, double batch, double k
   // Weights: read once per step whatever the batch (the batch shares them).
   cost.weight_bytes = model_memory_bytes(model.num_params, model.bytes_per_param);
   // KV cache: every request reads its own.
-  cost.kv_cache_bytes = kv_cache_bytes({batch, kv_len, model.num_layers, model.num_kv_heads,
-                                        model.head_dim(), model.bytes_per_param});
+  cost.kv_cache_bytes =
+      kv_cache_bytes({batch, kv_len, model.num_layers, model.num_kv_heads, model.head_dim(), model.bytes_per_param});
   cost.bytes = cost.weight_bytes + cost.kv_cache_bytes;
   const double attention = attention_flops({batch, model.num_heads, 1.0, kv_len, model.head_dim()});
   cost.flops = 2.0 * batch * model.num_params + model.num_layers * attention;
@@ -45,8 +45,7 @@ DecodeStepCost decode_step_cost(const ModelConfig& model, double batch, double k
   // END SOLUTION
 }
 
-InferenceAnalysis analyze_inference(const ModelConfig& model, const GpuSpec& gpu, double batch,
-                                    double context_len) {
+InferenceAnalysis analyze_inference(const ModelConfig& model, const GpuSpec& gpu, double batch, double context_len) {
   // BEGIN SOLUTION
   rooflab::require_positive(gpu.peak_flops_per_s, "peak_flops_per_s");
   rooflab::require_positive(gpu.bandwidth_bytes_per_s, "bandwidth_bytes_per_s");
@@ -69,8 +68,7 @@ InferenceAnalysis analyze_inference(const ModelConfig& model, const GpuSpec& gpu
   // A step cannot finish before both its bytes and its FLOPs are through.
   analysis.max_tokens_per_s = batch / std::max(analysis.step_time_memory_s, analysis.step_time_compute_s);
   analysis.compute_utilization =
-      attainable_flops_per_s(step.intensity, gpu.peak_flops_per_s, gpu.bandwidth_bytes_per_s) /
-      gpu.peak_flops_per_s;
+      attainable_flops_per_s(step.intensity, gpu.peak_flops_per_s, gpu.bandwidth_bytes_per_s) / gpu.peak_flops_per_s;
   return analysis;
   // END SOLUTION
 }

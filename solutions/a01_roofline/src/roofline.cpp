@@ -48,7 +48,7 @@ double matmul_arithmetic_intensity(double m, double k, double n, double bytes_pe
   rooflab::require_positive(k, "k");
   rooflab::require_positive(n, "n");
   rooflab::require_positive(bytes_per_element, "bytes_per_element");
-  const double flops = 2.0 * m * k * n;                             // one multiply-add per (i, j, l)
+  const double flops = 2.0 * m * k * n;                              // one multiply-add per (i, j, l)
   const double bytes = bytes_per_element * (m * k + k * n + m * n);  // read A, read B, write C
   return flops / bytes;
   // END SOLUTION

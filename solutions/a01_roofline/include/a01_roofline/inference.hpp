@@ -41,21 +41,20 @@ DecodeStepCost decode_step_cost(const ModelConfig& model, double batch, double k
 // Everything a decode deployment of `model` on `gpu` at (batch, context_len)
 // is limited by. Each field is defined in docs/01_memory_bound_inference.md.
 struct InferenceAnalysis {
-  double weight_bytes = 0;          // num_params × bytes_per_param
-  double kv_cache_bytes = 0;        // whole batch at context_len
-  bool fits_in_memory = false;      // weights + KV cache <= GPU memory
-  double step_flops = 0;            // one decode step (batch tokens)
-  double step_bytes = 0;            // bytes that step reads
-  double decode_intensity = 0;      // step_flops / step_bytes
-  double ridge_point = 0;           // GPU's peak / bandwidth
-  bool memory_bound = false;        // decode_intensity < ridge_point
-  double step_time_memory_s = 0;    // step_bytes / bandwidth
-  double step_time_compute_s = 0;   // step_flops / peak
-  double max_tokens_per_s = 0;      // batch / max(step_time_memory_s, step_time_compute_s)
-  double compute_utilization = 0;   // attainable FLOP/s at decode_intensity / peak, in (0, 1]
+  double weight_bytes = 0;         // num_params × bytes_per_param
+  double kv_cache_bytes = 0;       // whole batch at context_len
+  bool fits_in_memory = false;     // weights + KV cache <= GPU memory
+  double step_flops = 0;           // one decode step (batch tokens)
+  double step_bytes = 0;           // bytes that step reads
+  double decode_intensity = 0;     // step_flops / step_bytes
+  double ridge_point = 0;          // GPU's peak / bandwidth
+  bool memory_bound = false;       // decode_intensity < ridge_point
+  double step_time_memory_s = 0;   // step_bytes / bandwidth
+  double step_time_compute_s = 0;  // step_flops / peak
+  double max_tokens_per_s = 0;     // batch / max(step_time_memory_s, step_time_compute_s)
+  double compute_utilization = 0;  // attainable FLOP/s at decode_intensity / peak, in (0, 1]
 };
 
-InferenceAnalysis analyze_inference(const ModelConfig& model, const GpuSpec& gpu, double batch,
-                                    double context_len);
+InferenceAnalysis analyze_inference(const ModelConfig& model, const GpuSpec& gpu, double batch, double context_len);
 
 }  // namespace a01_roofline

@@ -10,12 +10,16 @@ namespace a01_roofline {
 
 double bytes_per_element(DType dtype) {
   switch (dtype) {
-    case DType::fp32: return 4.0;
+    case DType::fp32:
+      return 4.0;
     case DType::fp16:
-    case DType::bf16: return 2.0;
+    case DType::bf16:
+      return 2.0;
     case DType::fp8:
-    case DType::int8: return 1.0;
-    case DType::int4: return 0.5;  // two weights share a byte
+    case DType::int8:
+      return 1.0;
+    case DType::int4:
+      return 0.5;  // two weights share a byte
   }
   throw std::invalid_argument("dtype is not a known DType value");
 }
