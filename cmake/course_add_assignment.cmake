@@ -9,6 +9,10 @@
 #   <name>_public_tests  public tests (ctest names "<name>.public.<Suite>.<Test>")
 #   <name>_hidden_tests  public + hidden tests when ROOFLAB_HIDDEN_TESTS_DIR has
 #                        <name>/tests/*.cpp (ctest names "<name>.hidden....")
+# and, for the grader's two-process path (rooflab/rpc.hpp, autograder/README.md):
+#   <name>_verdict       public + hidden tests linked with NO student code: each
+#                        contract call goes to a worker (reference build only)
+#   <name>_worker        the student code serving those calls
 # and records the assignment in the build's manifest (rooflab_manifest.json),
 # the one list the grader and release tools read.
 function(course_add_assignment name)
@@ -20,12 +24,26 @@ function(course_add_assignment name)
     message(FATAL_ERROR "course_add_assignment(${name}): STUDENT_FILES is empty")
   endif()
 
-  add_library(${name} STATIC ${arg_STUDENT_FILES} ${arg_PROVIDED_FILES})
+  set(umbrella "${CMAKE_CURRENT_SOURCE_DIR}/include/${name}/${name}.hpp")
+  if(NOT EXISTS "${umbrella}")
+    message(FATAL_ERROR "course_add_assignment(${name}): ${umbrella} is missing; every assignment has an "
+                        "umbrella header that includes its whole contract")
+  endif()
+
+  # Student and provided code as separate objects: the grader's verdict binary
+  # takes the provided objects without the student's.
+  _course_add_objects(${name}_student ${arg_STUDENT_FILES})
+  add_library(${name} STATIC $<TARGET_OBJECTS:${name}_student>)
+  if(arg_PROVIDED_FILES)
+    _course_add_objects(${name}_provided ${arg_PROVIDED_FILES})
+    target_sources(${name} PRIVATE $<TARGET_OBJECTS:${name}_provided>)
+  endif()
   target_include_directories(${name} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/include")
   target_link_libraries(${name} PUBLIC rooflab::common PRIVATE rooflab::warnings)
 
   _course_add_test_binary(${name}_public_tests ${name} "${name}.public." ${arg_PUBLIC_TESTS})
 
+  set(hidden_sources "")
   if(ROOFLAB_HIDDEN_TESTS_DIR)
     file(GLOB hidden_sources CONFIGURE_DEPENDS "${ROOFLAB_HIDDEN_TESTS_DIR}/${name}/tests/*.cpp")
     if(hidden_sources)
@@ -33,6 +51,7 @@ function(course_add_assignment name)
                               ${arg_PUBLIC_TESTS} ${hidden_sources})
     endif()
   endif()
+  _course_add_rpc_targets(${name} "${arg_PUBLIC_TESTS};${hidden_sources}")
 
   foreach(example IN LISTS arg_EXAMPLES)
     get_filename_component(stem "${example}" NAME_WE)
@@ -41,6 +60,43 @@ function(course_add_assignment name)
   endforeach()
 
   _course_record_assignment(${name} "${arg_STUDENT_FILES}" "${arg_PUBLIC_TESTS}")
+endfunction()
+
+function(_course_add_objects target)
+  add_library(${target} OBJECT ${ARGN})
+  target_include_directories(${target} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/include")
+  target_link_libraries(${target} PUBLIC rooflab::common PRIVATE rooflab::warnings)
+endfunction()
+
+# The reference build (tools on) reads the contract from its own student objects
+# and generates both sides of it; a staged submission build receives the worker
+# side in ROOFLAB_RPC_DISPATCH_DIR and builds only the worker.
+function(_course_add_rpc_targets name tests)
+  set(dispatch "")
+  if(ROOFLAB_BUILD_TOOLS)
+    set(client "${CMAKE_CURRENT_BINARY_DIR}/${name}_rpc_client.cpp")
+    set(dispatch "${CMAKE_CURRENT_BINARY_DIR}/${name}_rpc_dispatch.cpp")
+    add_custom_command(
+      OUTPUT "${client}" "${dispatch}"
+      COMMAND rooflab contract --namespace ${name} --header "${name}/${name}.hpp" --nm "${CMAKE_NM}"
+              --client "${client}" --dispatch "${dispatch}" "$<TARGET_OBJECTS:${name}_student>"
+      DEPENDS rooflab ${name}_student "$<TARGET_OBJECTS:${name}_student>"
+      COMMAND_EXPAND_LISTS
+      COMMENT "Reading the contract of ${name}")
+    add_executable(${name}_verdict ${tests} "${client}")
+    if(TARGET ${name}_provided)
+      target_sources(${name}_verdict PRIVATE $<TARGET_OBJECTS:${name}_provided>)
+    endif()
+    target_include_directories(${name}_verdict PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/include")
+    target_link_libraries(${name}_verdict PRIVATE rooflab_rpc_client rooflab::testing GTest::gtest_main
+                                                  rooflab::warnings)
+  elseif(ROOFLAB_RPC_DISPATCH_DIR)
+    set(dispatch "${ROOFLAB_RPC_DISPATCH_DIR}/${name}_rpc_dispatch.cpp")
+  endif()
+  if(dispatch)
+    add_executable(${name}_worker "${dispatch}")
+    target_link_libraries(${name}_worker PRIVATE ${name} rooflab_rpc_worker rooflab::warnings)
+  endif()
 endfunction()
 
 function(_course_add_test_binary target library prefix)

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "checks.hpp"
 #include "manifest.hpp"
 #include "process.hpp"
 #include "rooflab/backend.hpp"
@@ -23,14 +24,25 @@ namespace {
 
 constexpr double kConfigureTimeout_s = 300;
 constexpr double kBuildTimeout_s = 900;
+constexpr std::size_t kBuildAddressSpace = std::size_t{16} << 30;
+constexpr std::uint64_t kBuildFileSize = std::uint64_t{1} << 30;
 
-fs::path make_scratch() {
-  std::random_device random;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("rooflab-grade-" + std::to_string(::getpid()) + "-" + std::to_string(random() % 1000000));
-  fs::create_directories(dir);
-  return dir;
-}
+// The grader's private working folder, removed however grading ends.
+struct Scratch {
+  Scratch() {
+    std::random_device random;
+    path = fs::temp_directory_path() /
+           ("rooflab-grade-" + std::to_string(::getpid()) + "-" + std::to_string(random() % 1000000));
+    fs::create_directories(path);
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  fs::path path;
+};
 
 // Never loses an earlier report: the folder must be new or empty, or --force.
 void prepare_output(const GradeOptions& options) {
@@ -57,7 +69,8 @@ char progress_mark(TestStatus status) {
   }
 }
 
-std::vector<TestOutcome> run_tests_in_parallel(const fs::path& binary, const std::vector<std::string>& names,
+std::vector<TestOutcome> run_tests_in_parallel(const GradedBinaries& binaries, const Sandbox& sandbox,
+                                               const std::vector<std::string>& names,
                                                const std::vector<TestLimits>& limits, const fs::path& scratch,
                                                int jobs) {
   std::vector<TestOutcome> outcomes(names.size());
@@ -67,7 +80,7 @@ std::vector<TestOutcome> run_tests_in_parallel(const fs::path& binary, const std
   const auto worker = [&] {
     for (std::size_t i = next++; i < names.size(); i = next++) {
       try {
-        outcomes[i] = run_test(binary, names[i], limits[i], scratch / ("test-" + std::to_string(i)));
+        outcomes[i] = run_test(binaries, sandbox, names[i], limits[i], scratch / ("test-" + std::to_string(i)));
       } catch (const std::exception& error) {  // the grader's own trouble: a failed test, never a pass
         outcomes[i] = {names[i], TestStatus::failed, std::string("the grader could not run this test: ") + error.what(),
                        0};
@@ -111,33 +124,97 @@ void score(AssignmentResult& assignment, const Rubric& rubric, const std::vector
   for (const auto& group : assignment.groups) assignment.score += group.score;
 }
 
+// A sandboxed step of the build: cmake and the compiler read the submission.
+ProcessResult run_build_step(const Sandbox& sandbox, const std::vector<std::string>& argv,
+                             const StagedSubmission& staged, const fs::path& build, const fs::path& log,
+                             double timeout_s, bool gpu) {
+  ProcessLimits limits = ProcessLimits::timeout(timeout_s);
+  limits.output_cap_bytes = 200000;
+  limits.address_space_bytes = kBuildAddressSpace;
+  limits.file_size_bytes = kBuildFileSize;
+  limits.max_processes = sandbox.process_limit();
+  limits.open_files = 1024;
+  SandboxView view;
+  view.read_only = {staged.root};
+  view.writable = {build};
+  view.cwd = build;
+  view.gpu = gpu;
+  return run_process(sandbox.wrap(argv, view), build, log, limits, sandbox.spawn_options());
+}
+
+std::vector<std::string> rejected_symbols(const Sandbox& sandbox, const fs::path& build, const AssignmentInfo& info,
+                                          const fs::path& scratch) {
+  std::vector<std::string> argv{"nm", "-A"};
+  const fs::path objects = Manifest::student_objects(build, info);
+  for (const auto& entry : fs::recursive_directory_iterator(objects))
+    if (entry.path().extension() == ".o") argv.push_back(entry.path().string());
+  SandboxView view;
+  view.read_only = {build};
+  ProcessLimits limits = ProcessLimits::timeout(120);
+  limits.output_cap_bytes = 64u << 20;
+  const ProcessResult listed = run_process(sandbox.wrap(argv, view), scratch, scratch / ("nm-" + info.name + ".log"),
+                                           limits, sandbox.spawn_options());
+  if (!listed.succeeded())
+    return {"cannot list the symbols of the compiled student files (" + listed.describe(120) + ")"};
+  return check_symbols(listed.output);
+}
+
+std::vector<std::string> rejected_sources(const StagedSubmission& staged, const AssignmentInfo& info) {
+  std::vector<std::string> problems;
+  if (!staged.taken.count(info.name)) return problems;
+  for (const std::string& file : staged.taken.at(info.name)) {
+    const auto found = check_source(staged.root / "assignments" / info.dir / file, info.name + "/" + file);
+    problems.insert(problems.end(), found.begin(), found.end());
+  }
+  return problems;
+}
+
+std::uint64_t draw_seed() {
+  std::random_device random;
+  return (static_cast<std::uint64_t>(random()) << 32) ^ random();
+}
+
 }  // namespace
 
 GradeResult run_grade(const GradeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const Manifest manifest = Manifest::load(options.manifest);
   prepare_output(options);
-  const fs::path scratch = make_scratch();
+  const Sandbox sandbox(options.sandbox);
+  const Scratch scratch_dir;
+  const fs::path& scratch = scratch_dir.path;
   const fs::path logs = options.out / "logs";
 
   GradeResult result;
   result.submission = fs::absolute(options.submission).lexically_normal().string();
-  std::cout << "grading " << result.submission << "\n";
+  result.seed = options.seed ? *options.seed : draw_seed();
+  result.sandboxed = sandbox.isolated();
+  if (!sandbox.isolated()) {
+    result.notes.push_back("WARNING: the submission's code ran WITHOUT the sandbox: " + sandbox.weakness() +
+                           ". Only rlimits" + (sandbox.run_as() ? " and an unprivileged user" : std::string()) +
+                           " protected this machine, and the submission could read files the grader can read. "
+                           "See docs/autograder_security.md.");
+    std::cout << "WARNING: no sandbox: " << sandbox.weakness() << "\n";
+  }
+  std::cout << "grading " << result.submission << " (seed " << result.seed << ")\n";
 
-  const fs::path files = unpack_submission(options.submission, scratch);
+  const fs::path files = unpack_submission(options.submission, scratch, sandbox);
   const StagedSubmission staged = stage_submission(manifest, files, scratch / "stage");
   result.ignored_files = staged.ignored;
 
   // CUDA is compiled for a submission only where its GPU tests can also run.
   const bool use_cuda = manifest.with_cuda && gpu_count() > 0;
   const fs::path build = scratch / "build";
-  std::cout << "configuring the staged course (CUDA " << (use_cuda ? "on" : "off") << ")\n";
+  sandbox.hand_over(build);
+  std::cout << "configuring the staged course (CUDA " << (use_cuda ? "on" : "off") << ", "
+            << (sandbox.isolated() ? "sandboxed" : "NOT sandboxed") << ")\n";
   const ProcessResult configure =
-      run_process({"cmake", "-S", staged.root.string(), "-B", build.string(), "-DCMAKE_BUILD_TYPE=Release",
-                   "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
-                   "-DROOFLAB_HIDDEN_TESTS_DIR=" + (staged.root / "autograder").string(), "-DROOFLAB_BUILD_TOOLS=OFF",
-                   std::string("-DROOFLAB_ENABLE_CUDA=") + (use_cuda ? "ON" : "OFF")},
-                  scratch, logs / "configure.log", ProcessLimits::timeout(kConfigureTimeout_s));
+      run_build_step(sandbox,
+                     {"cmake", "-S", staged.root.string(), "-B", build.string(), "-DCMAKE_BUILD_TYPE=Release",
+                      "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
+                      "-DROOFLAB_RPC_DISPATCH_DIR=" + (staged.root / "rpc").string(), "-DROOFLAB_BUILD_TOOLS=OFF",
+                      std::string("-DROOFLAB_ENABLE_CUDA=") + (use_cuda ? "ON" : "OFF")},
+                     staged, build, logs / "configure.log", kConfigureTimeout_s, use_cuda);
   if (!configure.succeeded())
     throw std::runtime_error("the staged course does not configure (a course problem, not the student's); see " +
                              (logs / "configure.log").string() + "\n" + configure.output);
@@ -147,31 +224,50 @@ GradeResult run_grade(const GradeOptions& options) {
     assignment.name = info.name;
     for (const auto& file : staged.missing.count(info.name) ? staged.missing.at(info.name) : std::vector<std::string>{})
       assignment.notes.push_back("not submitted: " + file + " (graded as the template's stub)");
+    for (const auto& why :
+         staged.rejected.count(info.name) ? staged.rejected.at(info.name) : std::vector<std::string>{})
+      assignment.notes.push_back("refused: " + why + " (graded as the template's stub)");
 
     const Rubric rubric = Rubric::load(manifest.source_dir / "autograder" / info.name / "rubric.toml");
-    const fs::path reference = manifest.test_binary(manifest.binary_dir, info);
-    const std::vector<std::string> expected = list_tests(reference, scratch);
+    GradedBinaries binaries;
+    binaries.verdict = manifest.verdict_binary(info);
+    binaries.worker = Manifest::worker_binary(build, info);
+    binaries.worker_build_dir = build;
+    binaries.gpu = use_cuda;
+    binaries.seed = result.seed;
+    const std::vector<std::string> expected = list_tests(binaries.verdict, scratch);
     const std::vector<std::size_t> owner = rubric.assign(expected);
 
-    std::cout << "[" << info.name << "] building\n" << std::flush;
-    ProcessLimits build_limits = ProcessLimits::timeout(kBuildTimeout_s);
-    build_limits.output_cap_bytes = 200000;
-    const ProcessResult built = run_process({"cmake", "--build", build.string(), "--target", manifest.test_target(info),
-                                             "-j", std::to_string(options.jobs)},
-                                            scratch, logs / (info.name + ".build.log"), build_limits);
-    assignment.built = built.succeeded();
+    std::vector<std::string> rejections = rejected_sources(staged, info);
+    if (rejections.empty()) {
+      std::cout << "[" << info.name << "] building\n" << std::flush;
+      const ProcessResult built =
+          run_build_step(sandbox,
+                         {"cmake", "--build", build.string(), "--target", Manifest::worker_target(info), "-j",
+                          std::to_string(options.jobs)},
+                         staged, build, logs / (info.name + ".build.log"), kBuildTimeout_s, use_cuda);
+      assignment.built = built.succeeded();
+      if (!assignment.built) assignment.build_log = built.output;
+      if (assignment.built) rejections = rejected_symbols(sandbox, build, info, scratch);
+    }
+    if (!rejections.empty()) {
+      assignment.built = false;
+      assignment.rejected = true;
+      assignment.build_log = "The submission was refused before running:\n";
+      for (const auto& why : rejections) assignment.build_log += "  " + why + "\n";
+    }
+
     std::vector<TestOutcome> outcomes(expected.size());
     if (assignment.built) {
       std::vector<TestLimits> limits;
       for (const std::size_t g : owner) limits.push_back({rubric.groups[g].timeout_s, rubric.memory_limit_mb});
       std::cout << "[" << info.name << "] running " << expected.size() << " tests\n";
-      outcomes = run_tests_in_parallel(manifest.test_binary(build, info), expected, limits,
-                                       scratch / ("run-" + info.name), options.jobs);
+      outcomes =
+          run_tests_in_parallel(binaries, sandbox, expected, limits, scratch / ("run-" + info.name), options.jobs);
     } else {
-      assignment.build_log = built.output;
-      std::cout << "[" << info.name << "] did not compile: every test scores 0 (see the report)\n";
-      for (std::size_t i = 0; i < expected.size(); ++i)
-        outcomes[i] = {expected[i], TestStatus::not_built, "the assignment did not compile", 0};
+      const std::string why = assignment.rejected ? "refused: " + rejections.front() : "the assignment did not compile";
+      std::cout << "[" << info.name << "] " << why << ": every test scores 0 (see the report)\n";
+      for (std::size_t i = 0; i < expected.size(); ++i) outcomes[i] = {expected[i], TestStatus::not_built, why, 0};
     }
     for (std::size_t i = 0; i < expected.size(); ++i) {
       const RubricGroup& group = rubric.groups[owner[i]];
@@ -181,7 +277,6 @@ GradeResult run_grade(const GradeOptions& options) {
     result.assignments.push_back(std::move(assignment));
   }
 
-  fs::remove_all(scratch);
   result.execution_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   write_gradescope_json(result, options.out / "results.json");
   write_markdown_report(result, options.out / "report.md");

@@ -1,9 +1,12 @@
 // The `grade` subcommand: stage, build, run, score and report one submission.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 
 #include "results.hpp"
+#include "sandbox.hpp"
 
 namespace rooflab {
 
@@ -13,6 +16,8 @@ struct GradeOptions {
   std::filesystem::path out;       // report folder; must be new or empty unless force
   bool force = false;
   int jobs = 2;  // tests run in parallel, and build parallelism
+  SandboxMode sandbox = SandboxMode::automatic;
+  std::optional<std::uint64_t> seed;  // hidden tests' inputs; drawn at random when absent
 };
 
 // Grades and writes results.json, report.md and junit.xml into options.out.

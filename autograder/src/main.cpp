@@ -5,6 +5,7 @@
 #include <ctime>
 #include <iostream>
 
+#include "contract.hpp"
 #include "grade_command.hpp"
 #include "release_command.hpp"
 #include "rubric.hpp"
@@ -48,12 +49,35 @@ int main(int argc, char** argv) {
   grade_cmd->add_option("--out", grade.out, "report folder (default: grades/<name>-<time>)");
   grade_cmd->add_flag("--force", grade.force, "Overwrite a report already in --out");
   grade_cmd->add_option("-j,--jobs", grade.jobs, "parallel test processes")->check(CLI::PositiveNumber);
+  bool require_sandbox = false, no_sandbox = false;
+  auto* require_flag =
+      grade_cmd->add_flag("--require-sandbox", require_sandbox, "Refuse to grade where bubblewrap cannot run");
+  grade_cmd->add_flag("--no-sandbox", no_sandbox, "Run student code with rlimits only (the report says so)")
+      ->excludes(require_flag);
+  std::uint64_t seed = 0;
+  auto* seed_option = grade_cmd->add_option("--seed", seed, "seed of the hidden tests' inputs (default: random)");
+
+  rooflab::ContractOptions contract;
+  CLI::App* contract_cmd =
+      app.add_subcommand("contract", "Generate an assignment's RPC client and worker dispatch (the build runs it)");
+  contract_cmd->add_option("--namespace", contract.name_space, "the assignment's namespace")->required();
+  contract_cmd->add_option("--header", contract.header, "include path of its umbrella header")->required();
+  contract_cmd->add_option("--nm", contract.nm, "nm executable");
+  contract_cmd->add_option("--client", contract.client_out, "verdict-side source to write")->required();
+  contract_cmd->add_option("--dispatch", contract.dispatch_out, "worker-side source to write")->required();
+  contract_cmd->add_option("objects", contract.objects, "the reference's student object files")
+      ->required()
+      ->check(CLI::ExistingFile);
 
   CLI11_PARSE(app, argc, argv);
 
   try {
     if (*release_cmd) return rooflab::run_release(release);
+    if (*contract_cmd) return rooflab::run_contract(contract);
     if (grade.out.empty()) grade.out = default_out(grade.submission);
+    if (require_sandbox) grade.sandbox = rooflab::SandboxMode::required;
+    if (no_sandbox) grade.sandbox = rooflab::SandboxMode::off;
+    if (*seed_option) grade.seed = seed;
     const rooflab::GradeResult result = rooflab::run_grade(grade);
     rooflab::print_summary(result, std::cout);
     std::cout << "report: " << (grade.out / "report.md").string() << "\n";

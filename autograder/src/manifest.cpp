@@ -42,13 +42,24 @@ Manifest Manifest::load(const std::filesystem::path& path) {
   return manifest;
 }
 
-std::string Manifest::test_target(const AssignmentInfo& assignment) const {
-  return assignment.name + (assignment.has_hidden_tests ? "_hidden_tests" : "_public_tests");
+std::filesystem::path Manifest::verdict_binary(const AssignmentInfo& assignment) const {
+  return binary_dir / "course" / assignment.dir / (assignment.name + "_verdict");
 }
 
-std::filesystem::path Manifest::test_binary(const std::filesystem::path& build_dir,
-                                            const AssignmentInfo& assignment) const {
-  return build_dir / "course" / assignment.dir / test_target(assignment);
+std::filesystem::path Manifest::dispatch_source(const AssignmentInfo& assignment) const {
+  return binary_dir / "course" / assignment.dir / (assignment.name + "_rpc_dispatch.cpp");
+}
+
+std::string Manifest::worker_target(const AssignmentInfo& assignment) { return assignment.name + "_worker"; }
+
+std::filesystem::path Manifest::worker_binary(const std::filesystem::path& build_dir,
+                                              const AssignmentInfo& assignment) {
+  return build_dir / "course" / assignment.dir / worker_target(assignment);
+}
+
+std::filesystem::path Manifest::student_objects(const std::filesystem::path& build_dir,
+                                                const AssignmentInfo& assignment) {
+  return build_dir / "course" / assignment.dir / "CMakeFiles" / (assignment.name + "_student.dir");
 }
 
 }  // namespace rooflab

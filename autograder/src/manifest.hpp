@@ -26,9 +26,16 @@ struct Manifest {
   // Throws std::runtime_error naming the file and the missing or mistyped field.
   static Manifest load(const std::filesystem::path& path);
 
-  // Test binary of `assignment` inside a build tree (hidden tests when present).
-  std::filesystem::path test_binary(const std::filesystem::path& build_dir, const AssignmentInfo& assignment) const;
-  std::string test_target(const AssignmentInfo& assignment) const;
+  // The reference build's verdict binary (public + hidden tests, no student
+  // code) and the generated worker-side dispatch source.
+  std::filesystem::path verdict_binary(const AssignmentInfo& assignment) const;
+  std::filesystem::path dispatch_source(const AssignmentInfo& assignment) const;
+  // In a submission's build tree: the worker target, its binary, and the folder
+  // holding the objects compiled from STUDENT_FILES.
+  static std::string worker_target(const AssignmentInfo& assignment);
+  static std::filesystem::path worker_binary(const std::filesystem::path& build_dir, const AssignmentInfo& assignment);
+  static std::filesystem::path student_objects(const std::filesystem::path& build_dir,
+                                               const AssignmentInfo& assignment);
 };
 
 }  // namespace rooflab

@@ -1,7 +1,12 @@
-// Runs a child process with limits: wall-clock timeout, address space, CPU time,
-// output captured to a file and capped when read back.
+// Runs child processes with limits: wall-clock timeout (the whole process group
+// is killed), rlimits (CPU time, address space, processes, file size, open
+// files, no core dumps), output captured to a file and capped when read back.
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,12 +18,22 @@ struct ProcessLimits {
   double timeout_s = 10;                           // wall clock; the process group is killed after
   std::optional<std::size_t> address_space_bytes;  // RLIMIT_AS
   std::size_t output_cap_bytes = 1 << 20;          // what we read back of stdout+stderr
+  std::optional<std::uint64_t> file_size_bytes;    // RLIMIT_FSIZE: no file, the log included, grows past it
+  std::optional<std::uint64_t> max_processes;      // RLIMIT_NPROC (counts every process of the user)
+  std::optional<std::uint64_t> open_files;         // RLIMIT_NOFILE
+  // RLIMIT_CPU is always set, to the timeout plus 2 s; RLIMIT_CORE always 0.
 
   static ProcessLimits timeout(double seconds) {
     ProcessLimits limits;
     limits.timeout_s = seconds;
     return limits;
   }
+};
+
+struct SpawnOptions {
+  std::optional<int> pass_fd;    // this descriptor becomes fd 3 in the child
+  std::vector<std::string> env;  // extra "KEY=VALUE" entries
+  std::optional<uid_t> run_as;   // setuid/setgid to this id before exec (the grader runs as root)
 };
 
 struct ProcessResult {
@@ -34,9 +49,30 @@ struct ProcessResult {
   std::string describe(double timeout_s) const;
 };
 
-// Runs argv[0] (looked up in PATH) with `argv` in `cwd`. Output goes to
-// `log_file` (created or truncated) and is read back into ProcessResult::output.
+struct Child {
+  pid_t pid = -1;
+  std::chrono::steady_clock::time_point start;
+  std::filesystem::path log_file;
+  ProcessLimits limits;
+};
+
+// Starts argv[0] (looked up in PATH) in its own process group in `cwd`, with
+// stdout and stderr going to `log_file` and stdin from /dev/null.
+Child spawn_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+                    const std::filesystem::path& log_file, const ProcessLimits& limits,
+                    const SpawnOptions& options = {});
+
+// Waits until the child ends or its timeout passes (then kills its group), and
+// reads its output back. Anything left in the group is killed either way.
+ProcessResult wait_process(Child& child);
+
+// spawn_process + wait_process.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
-                          const std::filesystem::path& log_file, const ProcessLimits& limits);
+                          const std::filesystem::path& log_file, const ProcessLimits& limits,
+                          const SpawnOptions& options = {});
+
+// How many processes `uid` runs now (for an RLIMIT_NPROC that leaves the rest of
+// the machine alone but stops a fork bomb).
+std::uint64_t count_processes_of(uid_t uid);
 
 }  // namespace rooflab

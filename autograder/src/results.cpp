@@ -56,6 +56,14 @@ std::string fence(const std::string& body) {
   return ticks + "text\n" + body + (body.empty() || body.back() == '\n' ? "" : "\n") + ticks + "\n";
 }
 
+// How the run was protected, and how to reproduce its hidden-test inputs.
+std::string isolation(const GradeResult& result) {
+  return std::string(result.sandboxed ? "Student code ran in the bubblewrap sandbox"
+                                      : "Student code ran WITHOUT the sandbox (rlimits only)") +
+         "; every verdict came from a process holding no student code. Hidden-test inputs: seed " +
+         std::to_string(result.seed) + " (`rooflab grade --seed " + std::to_string(result.seed) + "` reproduces them).";
+}
+
 }  // namespace
 
 double GradeResult::score() const {
@@ -78,16 +86,20 @@ void write_gradescope_json(const GradeResult& result, const std::filesystem::pat
   output << "Score " << points(result.score()) << " / " << points(result.max_score()) << "\n";
   for (const auto& assignment : result.assignments) {
     output << assignment.name << ": " << points(assignment.score) << " / " << points(assignment.max_score)
-           << (assignment.built ? "" : " (did not compile)") << "\n";
+           << (assignment.built      ? ""
+               : assignment.rejected ? " (refused)"
+                                     : " (did not compile)")
+           << "\n";
   }
   for (const auto& note : result.notes) output << "Note: " << note << "\n";
+  output << isolation(result) << "\n";
   if (!result.ignored_files.empty())
     output << result.ignored_files.size() << " submitted file(s) were ignored (not STUDENT_FILES)\n";
   json["output"] = output.str();
   json["tests"] = nlohmann::json::array();
   for (const auto& assignment : result.assignments) {
     if (!assignment.built) {
-      json["tests"].push_back({{"name", assignment.name + ": build"},
+      json["tests"].push_back({{"name", assignment.name + (assignment.rejected ? ": refused" : ": build")},
                                {"score", 0},
                                {"max_score", 0},
                                {"status", "failed"},
@@ -115,12 +127,16 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
   md << "# Grading report: " << result.submission << "\n\n";
   md << "**Score: " << points(result.score()) << " / " << points(result.max_score()) << "**\n\n";
   for (const auto& note : result.notes) md << "> " << note << "\n\n";
+  md << isolation(result) << "\n\n";
   for (const auto& assignment : result.assignments) {
     md << "## " << assignment.name << ": " << points(assignment.score) << " / " << points(assignment.max_score)
        << "\n\n";
     for (const auto& note : assignment.notes) md << "- " << note << "\n";
     if (!assignment.notes.empty()) md << "\n";
-    if (!assignment.built) {
+    if (assignment.rejected) {
+      md << "The submission was refused before any of its code ran; every test scores 0.\n\n"
+         << fence(text::truncate(assignment.build_log, 20000)) << "\n";
+    } else if (!assignment.built) {
       md << "The assignment did not compile; every test scores 0. Compiler messages:\n\n"
          << fence(text::truncate(assignment.build_log, 20000)) << "\n";
     }
@@ -184,7 +200,10 @@ void print_summary(const GradeResult& result, std::ostream& out) {
   out << "\n" << result.submission << ": " << points(result.score()) << " / " << points(result.max_score()) << "\n";
   for (const auto& assignment : result.assignments) {
     out << "  " << assignment.name << "  " << points(assignment.score) << " / " << points(assignment.max_score)
-        << (assignment.built ? "" : "  (did not compile)") << "\n";
+        << (assignment.built      ? ""
+            : assignment.rejected ? "  (refused)"
+                                  : "  (did not compile)")
+        << "\n";
     for (const auto& group : assignment.groups) {
       out << "    " << (group.passed == group.total ? "ok  " : "--  ") << group.name << "  " << group.passed << "/"
           << group.total << " tests, " << points(group.score) << " / " << points(group.max_score) << "\n";

@@ -1,6 +1,7 @@
 // What grading produced, and the reports written from it.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <ostream>
 #include <string>
@@ -30,7 +31,8 @@ struct GroupSummary {
 struct AssignmentResult {
   std::string name;
   bool built = false;
-  std::string build_log;  // compiler messages when the build failed
+  bool rejected = false;  // refused by the source or symbol checks (build_log says why)
+  std::string build_log;  // compiler messages when the build failed, or the refusal
   std::vector<GroupSummary> groups;
   std::vector<GradedTest> tests;
   std::vector<std::string> notes;
@@ -43,6 +45,8 @@ struct GradeResult {
   std::vector<AssignmentResult> assignments;
   std::vector<std::string> ignored_files;
   std::vector<std::string> notes;
+  std::uint64_t seed = 0;  // hidden tests drew their inputs from it
+  bool sandboxed = false;  // student code ran under bubblewrap
   double execution_time_s = 0;
 
   double score() const;

@@ -2,12 +2,14 @@
 // a staged copy of the course with only the STUDENT_FILES taken from it.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "manifest.hpp"
+#include "sandbox.hpp"
 
 namespace rooflab {
 
@@ -17,17 +19,30 @@ struct StagedSubmission {
   // assignment dir) and those it lacked, left as the template's stubs.
   std::map<std::string, std::vector<std::string>> taken;
   std::map<std::string, std::vector<std::string>> missing;
+  // Student files refused (symlink, outside the submission, too large, not a
+  // regular file), each with the reason; graded as the template's stub.
+  std::map<std::string, std::vector<std::string>> rejected;
   std::vector<std::string> ignored;  // files in the submission the grader did not use
 };
 
+// Caps on what a submission may unpack to and hand in.
+inline constexpr std::uintmax_t kMaxStudentFileBytes = 1u << 20;
+inline constexpr std::uintmax_t kMaxUnpackedFileBytes = 64u << 20;
+inline constexpr std::uintmax_t kMaxUnpackedTotalBytes = 256u << 20;
+inline constexpr std::size_t kMaxZipEntries = 10000;
+
 // Where the submission's files are: `submission` itself for a folder, else a
 // folder under `scratch` holding the unpacked zip or a clone of the repository.
-// Throws std::runtime_error with a message naming the path on bad input.
-std::filesystem::path unpack_submission(const std::filesystem::path& submission, const std::filesystem::path& scratch);
+// A zip is listed first and refused, naming the entry, for absolute paths, "..",
+// too many entries or sizes over the caps (a zip bomb); unzip and git run in
+// the sandbox. Throws std::runtime_error naming the path on bad input.
+std::filesystem::path unpack_submission(const std::filesystem::path& submission, const std::filesystem::path& scratch,
+                                        const Sandbox& sandbox);
 
 // Copies the course skeleton from manifest.source_dir into `stage` (the
 // student template assignments/ plus hidden tests), then lays the submission's
-// STUDENT_FILES over it. Nothing is ever written into `files`.
+// STUDENT_FILES over it, and the workers' generated dispatch sources into
+// rpc/. Hidden tests are never staged. Nothing is ever written into `files`.
 StagedSubmission stage_submission(const Manifest& manifest, const std::filesystem::path& files,
                                   const std::filesystem::path& stage);
 

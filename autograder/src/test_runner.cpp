@@ -1,7 +1,12 @@
 #include "test_runner.hpp"
 
+#include <sys/socket.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <stdexcept>
 
 #include "process.hpp"
@@ -59,60 +64,123 @@ std::vector<std::string> list_tests(const fs::path& binary, const fs::path& scra
   return names;
 }
 
-TestOutcome run_test(const fs::path& binary, const std::string& name, const TestLimits& limits,
-                     const fs::path& scratch) {
+namespace {
+
+constexpr std::uint64_t kWorkerFileSizeLimit = 64u << 20;
+constexpr std::uint64_t kWorkerOpenFiles = 256;
+constexpr double kWorkerGrace_s = 2;  // after the verdict ends, to exit on its own
+
+struct Report {
+  bool reported = false;
+  bool skipped = false;
+  std::size_t tests_in_report = 0;
+  std::string failures;
+};
+
+// gtest's JSON report of the verdict process (which holds no student code).
+Report read_report(const fs::path& path, const std::string& name) {
+  Report report;
+  if (!fs::exists(path)) return report;
+  try {
+    const nlohmann::json parsed = nlohmann::json::parse(text::read_file(path));
+    for (const auto& suite : parsed.at("testsuites")) {
+      for (const auto& test : suite.at("testsuite")) {
+        ++report.tests_in_report;
+        if (suite.at("name").get<std::string>() + "." + test.at("name").get<std::string>() != name) continue;
+        report.reported = true;
+        report.skipped = test.contains("result") && test.at("result") == "SKIPPED";
+        if (test.contains("failures")) {
+          for (const auto& failure : test.at("failures")) report.failures += failure.value("failure", "") + "\n";
+        }
+      }
+    }
+  } catch (const nlohmann::json::exception&) {
+    report.reported = false;
+  }
+  return report;
+}
+
+std::string worker_story(const ProcessResult& worker, double timeout_s) {
+  std::string story;
+  if (worker.timed_out || worker.signaled || worker.exit_code != 0)
+    story += "the worker running your code: " + worker.describe(timeout_s) + "\n";
+  if (!worker.output.empty()) story += "your code printed:\n" + tail(worker.output, kMessageCap / 2);
+  return story;
+}
+
+}  // namespace
+
+TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, const std::string& name,
+                     const TestLimits& limits, const fs::path& scratch) {
   TestOutcome outcome;
   outcome.name = name;
   fs::create_directories(scratch);
-  const fs::path report = scratch / "report.json";
-  fs::remove(report);
-  ProcessLimits process_limits = ProcessLimits::timeout(limits.timeout_s);
-  process_limits.address_space_bytes = static_cast<std::size_t>(limits.memory_limit_mb * 1024 * 1024);
-  const ProcessResult run = run_process(
-      {binary.string(), "--gtest_filter=" + name, "--gtest_output=json:" + report.string(), "--gtest_color=no"},
-      scratch, scratch / "output.log", process_limits);
+  const fs::path report_path = scratch / "report.json";
+  fs::remove(report_path);
+
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
+
+  // The worker: student code, sandboxed, every rlimit.
+  ProcessLimits worker_limits = ProcessLimits::timeout(limits.timeout_s + kWorkerGrace_s);
+  if (!binaries.gpu)  // CUDA reserves far more address space than it uses
+    worker_limits.address_space_bytes = static_cast<std::size_t>(limits.memory_limit_mb * 1024 * 1024);
+  worker_limits.file_size_bytes = kWorkerFileSizeLimit;
+  worker_limits.max_processes = sandbox.process_limit();
+  worker_limits.open_files = kWorkerOpenFiles;
+  const fs::path worker_cwd = scratch / "worker-cwd";  // used only where there is no sandbox
+  sandbox.hand_over(worker_cwd);
+  SandboxView view;
+  view.read_only = {binaries.worker_build_dir};
+  view.gpu = binaries.gpu;
+  Child worker = spawn_process(sandbox.wrap({binaries.worker.string(), "3"}, view), worker_cwd, scratch / "worker.log",
+                               worker_limits, sandbox.spawn_options(fds[0]));
+
+  // The verdict: the test's assertions, no student code.
+  ProcessLimits verdict_limits = ProcessLimits::timeout(limits.timeout_s);
+  verdict_limits.address_space_bytes = static_cast<std::size_t>(limits.memory_limit_mb * 1024 * 1024);
+  SpawnOptions verdict_options;
+  verdict_options.pass_fd = fds[1];
+  verdict_options.env = {"ROOFLAB_RPC_FD=3", "ROOFLAB_SEED=" + std::to_string(binaries.seed)};
+  Child verdict = spawn_process({binaries.verdict.string(), "--gtest_filter=" + name,
+                                 "--gtest_output=json:" + report_path.string(), "--gtest_color=no"},
+                                scratch, scratch / "output.log", verdict_limits, verdict_options);
+  ::close(fds[0]);
+  ::close(fds[1]);
+
+  const ProcessResult run = wait_process(verdict);
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - worker.start).count();
+  worker.limits.timeout_s = run.timed_out ? 0 : std::min(worker.limits.timeout_s, elapsed + kWorkerGrace_s);
+  ProcessResult worker_run = wait_process(worker);
+  if (sandbox.isolated() && !worker_run.signaled && !worker_run.timed_out && worker_run.exit_code > 128) {
+    worker_run.signaled = true;  // bubblewrap reports its child's death by signal N as exit code 128 + N
+    worker_run.signal = worker_run.exit_code - 128;
+  }
   outcome.wall_s = run.wall_s;
 
-  if (run.timed_out || run.signaled) {
-    outcome.status = run.timed_out ? TestStatus::timed_out : TestStatus::crashed;
-    outcome.message = "the test process " + run.describe(limits.timeout_s) + "\n" + tail(run.output, kMessageCap);
+  if (run.timed_out) {
+    outcome.status = TestStatus::timed_out;
+    outcome.message = "the test " + run.describe(limits.timeout_s) + "\n" + worker_story(worker_run, limits.timeout_s);
     return outcome;
   }
-  // The verdict: gtest's own report for exactly this test, plus a clean exit.
-  bool reported = false;
-  bool skipped = false;
-  std::string failures;
-  if (fs::exists(report)) {
-    try {
-      const nlohmann::json parsed = nlohmann::json::parse(text::read_file(report));
-      for (const auto& suite : parsed.at("testsuites")) {
-        for (const auto& test : suite.at("testsuite")) {
-          if (suite.at("name").get<std::string>() + "." + test.at("name").get<std::string>() != name) continue;
-          reported = true;
-          skipped = test.contains("result") && test.at("result") == "SKIPPED";
-          if (test.contains("failures")) {
-            for (const auto& failure : test.at("failures")) failures += failure.value("failure", "") + "\n";
-          }
-        }
-      }
-    } catch (const nlohmann::json::exception&) {
-      reported = false;
-    }
-  }
-  if (!reported) {
-    outcome.status = TestStatus::failed;
-    outcome.message =
-        "the test did not report a result (" + run.describe(limits.timeout_s) + ")\n" + tail(run.output, kMessageCap);
-  } else if (skipped) {
+  const Report report = read_report(report_path, name);
+  const std::string story = worker_story(worker_run, limits.timeout_s);
+  if (run.signaled || !report.reported || report.tests_in_report != 1) {
+    outcome.status = worker_run.signaled ? TestStatus::crashed : TestStatus::failed;
+    outcome.message = "the test did not report exactly one verdict (" + run.describe(limits.timeout_s) + ")\n" +
+                      tail(run.output, kMessageCap) + story;
+  } else if (report.skipped) {
     outcome.status = TestStatus::skipped;
     outcome.message = tail(run.output, kMessageCap);
-  } else if (failures.empty() && run.exit_code == 0) {
+  } else if (report.failures.empty() && run.exit_code == 0) {
     outcome.status = TestStatus::passed;
   } else {
-    outcome.status = TestStatus::failed;
-    outcome.message = failures.empty() ? "the test process ended with " + run.describe(limits.timeout_s) + "\n" +
-                                             tail(run.output, kMessageCap)
-                                       : text::truncate(failures, kMessageCap);
+    outcome.status = worker_run.signaled || worker_run.timed_out ? TestStatus::crashed : TestStatus::failed;
+    outcome.message = (report.failures.empty() ? "the test process ended with " + run.describe(limits.timeout_s) +
+                                                     "\n" + tail(run.output, kMessageCap)
+                                               : text::truncate(report.failures, kMessageCap)) +
+                      story;
   }
   return outcome;
 }

@@ -1,9 +1,12 @@
 // Runs one graded test in its own process and decides its outcome.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "sandbox.hpp"
 
 namespace rooflab {
 
@@ -27,8 +30,21 @@ struct TestLimits {
   double memory_limit_mb = 2048;
 };
 
-// Runs test `name` of `binary` alone; `scratch` holds its report and log.
-TestOutcome run_test(const std::filesystem::path& binary, const std::string& name, const TestLimits& limits,
-                     const std::filesystem::path& scratch);
+// The two processes of a graded test (rooflab/rpc.hpp): the verdict binary of
+// the reference build (tests, no student code) and the submission's worker.
+struct GradedBinaries {
+  std::filesystem::path verdict;
+  std::filesystem::path worker;
+  std::filesystem::path worker_build_dir;  // the only path the worker's sandbox shows
+  bool gpu = false;
+  std::uint64_t seed = 0;  // ROOFLAB_SEED for the verdict process: hidden tests draw inputs from it
+};
+
+// Runs test `name` alone: its verdict process and a fresh sandboxed worker,
+// connected by a socket pair. The outcome comes from the verdict process's own
+// gtest report; the worker's fate (crash, time-out, output) only explains it.
+// `scratch` holds both logs and the report.
+TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, const std::string& name,
+                     const TestLimits& limits, const std::filesystem::path& scratch);
 
 }  // namespace rooflab

@@ -1,0 +1,52 @@
+// Where student code runs: bubblewrap with no network, a new PID namespace, a
+// read-only view of the system and of only the paths a step needs, a private
+// /tmp, a cleared environment and, when the grader runs as root, an
+// unprivileged user. Where bubblewrap cannot run, processes still get every
+// rlimit and the unprivileged user, and the report says so loudly.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+namespace rooflab {
+
+struct SandboxView {
+  std::vector<std::filesystem::path> read_only;  // bound at the same path, read-only
+  std::vector<std::filesystem::path> writable;   // bound at the same path, writable
+  std::filesystem::path cwd = "/tmp";            // inside the sandbox
+  bool gpu = false;                              // expose /dev/nvidia*
+};
+
+enum class SandboxMode { automatic, required, off };
+
+class Sandbox {
+ public:
+  // Probes bubblewrap once. With `required`, throws when it cannot run.
+  explicit Sandbox(SandboxMode mode);
+
+  bool isolated() const { return isolated_; }
+  // Why processes run without bubblewrap (empty when isolated).
+  const std::string& weakness() const { return weakness_; }
+  // The id sandboxed processes run as (nobody when the grader is root).
+  std::optional<uid_t> run_as() const { return run_as_; }
+
+  // argv wrapped for the sandbox (unchanged when not isolated) and the spawn
+  // options that go with it.
+  std::vector<std::string> wrap(const std::vector<std::string>& argv, const SandboxView& view) const;
+  SpawnOptions spawn_options(std::optional<int> pass_fd = std::nullopt) const;
+  // Makes `dir` (created if needed) writable by the sandboxed user.
+  void hand_over(const std::filesystem::path& dir) const;
+  // The RLIMIT_NPROC for a sandboxed process: what the user runs now plus headroom.
+  std::uint64_t process_limit() const;
+
+ private:
+  bool isolated_ = false;
+  std::string weakness_;
+  std::optional<uid_t> run_as_;
+};
+
+}  // namespace rooflab
