@@ -144,8 +144,8 @@ int run_contract(const ContractOptions& options) {
   const auto scratch = options.client_out.parent_path();
   ProcessLimits limits = ProcessLimits::timeout(120);
   limits.output_cap_bytes = 16u << 20;
-  const ProcessResult listed = run_process(argv, scratch.empty() ? "." : scratch,
-                                           options.client_out.string() + ".nm.txt", limits);
+  const ProcessResult listed =
+      run_process(argv, scratch.empty() ? "." : scratch, options.client_out.string() + ".nm.txt", limits);
   if (!listed.succeeded()) {
     std::cerr << "rooflab contract: " << options.nm << " failed (" << listed.describe(120) << ")\n" << listed.output;
     return 2;

@@ -36,6 +36,7 @@ struct Scratch {
     fs::create_directories(path);
   }
   ~Scratch() {
+    kill_processes_mentioning(path.string(), 30);  // nothing started for this grading outlives it
     std::error_code ignored;
     fs::remove_all(path, ignored);
   }

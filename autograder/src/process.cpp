@@ -147,6 +147,32 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   return wait_process(child);
 }
 
+void kill_processes_mentioning(const std::string& needle, double timeout_s) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (true) {
+    int alive = 0;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+      const std::string name = entry.path().filename().string();
+      if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::string cmdline, stat;
+      try {
+        cmdline = text::read_file(entry.path() / "cmdline");
+        stat = text::read_file(entry.path() / "stat");
+      } catch (const std::exception&) {
+        continue;  // it ended while we looked
+      }
+      const std::size_t after_name = stat.rfind(") ");
+      const bool zombie = after_name != std::string::npos && stat.compare(after_name + 2, 1, "Z") == 0;
+      if (zombie || cmdline.find(needle) == std::string::npos) continue;
+      ::kill(std::stoi(name), SIGKILL);
+      ++alive;
+    }
+    if (alive == 0 || std::chrono::steady_clock::now() >= deadline) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 std::uint64_t count_processes_of(uid_t uid) {
   std::uint64_t count = 0;
   std::error_code error;

@@ -71,6 +71,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
                           const std::filesystem::path& log_file, const ProcessLimits& limits,
                           const SpawnOptions& options = {});
 
+// Kills every live process whose command line mentions `needle` (a grading's
+// private folder) and waits, up to `timeout_s`, until none is left: a killed
+// PID namespace takes the kernel a moment to tear down.
+void kill_processes_mentioning(const std::string& needle, double timeout_s);
+
 // How many processes `uid` runs now (for an RLIMIT_NPROC that leaves the rest of
 // the machine alone but stops a fork bomb).
 std::uint64_t count_processes_of(uid_t uid);

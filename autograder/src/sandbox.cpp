@@ -40,8 +40,8 @@ Sandbox::Sandbox(SandboxMode mode) {
   fs::remove(log);
   if (!probe.succeeded()) {
     isolated_ = false;
-    weakness_ = "bubblewrap cannot run here (" + probe.describe(30) + (probe.output.empty() ? "" : ": ") +
-                probe.output + ")";
+    weakness_ =
+        "bubblewrap cannot run here (" + probe.describe(30) + (probe.output.empty() ? "" : ": ") + probe.output + ")";
     if (weakness_.back() == '\n') weakness_.pop_back();
     if (mode == SandboxMode::required) throw std::runtime_error("--require-sandbox: " + weakness_);
   }
@@ -59,9 +59,9 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, con
   for (const auto& path : view.read_only) args.insert(args.end(), {"--ro-bind", path.string(), path.string()});
   for (const auto& path : view.writable) args.insert(args.end(), {"--bind", path.string(), path.string()});
   if (view.gpu) {
-    for (const char* device : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0",
-                               "/dev/nvidia1", "/dev/nvidia2", "/dev/nvidia3", "/dev/nvidia4", "/dev/nvidia5",
-                               "/dev/nvidia6", "/dev/nvidia7"})
+    for (const char* device :
+         {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0", "/dev/nvidia1", "/dev/nvidia2",
+          "/dev/nvidia3", "/dev/nvidia4", "/dev/nvidia5", "/dev/nvidia6", "/dev/nvidia7"})
       args.insert(args.end(), {"--dev-bind-try", device, device});
   }
   args.insert(args.end(), {"--chdir", view.cwd.string(), "--"});

@@ -1,5 +1,7 @@
 // Hidden tests, part 1: memory.hpp. Suites end in "Hidden" (see rubric.toml).
+#include <cmath>
 #include <limits>
+#include <random>
 
 #include "a01_roofline/memory.hpp"
 #include "rooflab/testing.hpp"
@@ -67,6 +69,30 @@ TEST(MemoryHidden, KvCacheNamesEachBadField) {
   EXPECT_INVALID_ARGUMENT(kv_cache_bytes({1, 1, kNaN, 1, 1, 2}), "num_layers");
   EXPECT_INVALID_ARGUMENT(kv_cache_bytes({1, 1, 1, 1, -64, 2}), "head_dim");
   EXPECT_INVALID_ARGUMENT(kv_cache_bytes({1, 1, 1, 1, 64, kInf}), "bytes_per_element");
+}
+
+}  // namespace
+}  // namespace a01_roofline
+
+namespace a01_roofline {
+namespace {
+
+// Inputs drawn from the grading-time seed: a table of answers cannot pass this.
+TEST(MemoryHidden, FormulasHoldOnInputsDrawnAtGradingTime) {
+  std::mt19937_64 random(rooflab::testing::seed());
+  std::uniform_real_distribution<double> exponent(0, 3);
+  const auto draw = [&](double scale) { return std::round(scale * std::pow(10.0, exponent(random))); };
+  for (int trial = 0; trial < 25; ++trial) {
+    const double params = draw(1e7), bytes = 0.5 * draw(2) + 0.5, bandwidth = draw(1e9);
+    EXPECT_REL_NEAR(model_memory_bytes(params, bytes), params * bytes, 1e-12);
+    EXPECT_REL_NEAR(max_decode_tokens_per_s(params * bytes, bandwidth), bandwidth / (params * bytes), 1e-12);
+    const KvCacheShape shape{draw(1), draw(10), draw(1), draw(1), draw(1), 0.5 * draw(2) + 0.5};
+    EXPECT_REL_NEAR(kv_cache_bytes(shape),
+                    shape.batch * shape.seq_len * shape.num_layers * 2 * shape.num_kv_heads * shape.head_dim *
+                        shape.bytes_per_element,
+                    1e-12)
+        << "seed " << rooflab::testing::seed() << ", trial " << trial;
+  }
 }
 
 }  // namespace

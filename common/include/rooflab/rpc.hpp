@@ -204,11 +204,7 @@ void serve(R (*function)(P...), wire::Reader& in, wire::Writer& out) {
   } else {
     wire::encode(out, invoke());
   }
-  std::apply(
-      [&](auto&... value) {
-        ((detail::is_in_out<P>() ? wire::encode(out, value) : void()), ...);
-      },
-      values);
+  std::apply([&](auto&... value) { ((detail::is_in_out<P>() ? wire::encode(out, value) : void()), ...); }, values);
 }
 
 // The worker's main loop: answers requests on `fd` with `table` until the

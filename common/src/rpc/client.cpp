@@ -84,7 +84,8 @@ std::string Client::transact(std::uint32_t function_id, const char* signature, s
     lose(stopped + "before " + signature + why);
   Frame reply;
   if (!read_frame(fd_, kReplyMagic, reply)) lose(stopped + "during " + signature + why);
-  if (reply.sequence != sequence) lose(std::string("the worker running your code answered out of turn in ") + signature);
+  if (reply.sequence != sequence)
+    lose(std::string("the worker running your code answered out of turn in ") + signature);
   if (reply.code == static_cast<std::uint32_t>(ReplyStatus::threw)) rethrow(signature, reply.payload);
   if (reply.code != static_cast<std::uint32_t>(ReplyStatus::returned))
     throw_malformed_reply(signature, "unknown reply status");

@@ -1,0 +1,15 @@
+// Adversarial submission "exit_in_test": ends the process with a passing exit code mid-test
+#include "a01_roofline/roofline.hpp"
+#include <cstdlib>
+namespace a01_roofline {
+namespace {
+double attack() { std::exit(0); }
+}  // namespace
+
+double arithmetic_intensity(double, double) { return attack(); }
+double ridge_point(double, double) { return attack(); }
+bool is_memory_bound(double, double, double) { return attack() > 0; }
+double attainable_flops_per_s(double, double, double) { return attack(); }
+double matmul_arithmetic_intensity(double, double, double, double) { return attack(); }
+
+}  // namespace a01_roofline

@@ -1,0 +1,16 @@
+// Adversarial submission "incbin_solution": copies the reference solution into its object with .incbin
+#include "a01_roofline/memory.hpp"
+
+namespace a01_roofline {
+namespace {
+asm(".pushsection .rodata\n.incbin \"@REPO@/solutions/a01_roofline/src/memory.cpp\"\n.popsection");
+double answer(double x) { return x; }
+}  // namespace
+
+double bytes_per_element(DType dtype) { return answer(static_cast<double>(dtype)); }
+double model_memory_bytes(double num_params, double bytes_per_param) { return answer(num_params * bytes_per_param); }
+double model_memory_bytes(double num_params, DType dtype) { return answer(num_params + static_cast<double>(dtype)); }
+double max_decode_tokens_per_s(double bytes, double bandwidth) { return answer(bandwidth / bytes); }
+double kv_cache_bytes(const KvCacheShape& shape) { return answer(shape.batch); }
+
+}  // namespace a01_roofline
