@@ -6,10 +6,10 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
-#include <nlohmann/json.hpp>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <map>
@@ -160,8 +160,8 @@ fs::path prepare(const std::string& name, const nlohmann::json& expected, const 
     fs::create_directories(dir / "a01_roofline" / "src");
     fs::create_symlink(solution_memory, dir / "a01_roofline" / "src" / "memory.cpp");
   }
-  if (name == "symlinked_assignment_folder") fs::create_directory_symlink(kSource / "solutions" / "a01_roofline",
-                                                                          dir / "a01_roofline");
+  if (name == "symlinked_assignment_folder")
+    fs::create_directory_symlink(kSource / "solutions" / "a01_roofline", dir / "a01_roofline");
   const std::string source = text::read_file(solution_memory);
   if (name == "zip_slip") write_zip(dir / "submission.zip", {{"a01_roofline/src/../../../../evil.cpp", source}});
   if (name == "zip_absolute_path") write_zip(dir / "submission.zip", {{"/tmp/rooflab-adversarial-evil.cpp", source}});
@@ -191,10 +191,9 @@ TEST_P(Adversarial, ScoresWhatItEarnedAndLeavesTheMachineAlone) {
   const auto solutions_before = snapshot(kSource / "solutions");
   const auto submission_before = snapshot(submission.parent_path());
 
-  const ProcessResult graded =
-      run_process({ROOFLAB_TOOL, "grade", submission.string(), "--manifest", ROOFLAB_MANIFEST, "--out", out.string(),
-                   "-j", "2", "--require-sandbox"},
-                  kScratch, kScratch / (name + ".log"), ProcessLimits::timeout(900));
+  const ProcessResult graded = run_process({ROOFLAB_TOOL, "grade", submission.string(), "--manifest", ROOFLAB_MANIFEST,
+                                            "--out", out.string(), "-j", "2", "--require-sandbox"},
+                                           kScratch, kScratch / (name + ".log"), ProcessLimits::timeout(900));
 
   if (expected.contains("error")) {
     EXPECT_EQ(graded.exit_code, 2) << graded.output;
@@ -223,11 +222,11 @@ TEST_P(Adversarial, ScoresWhatItEarnedAndLeavesTheMachineAlone) {
   EXPECT_EQ(snapshot(kSource / "autograder" / "a01_roofline"), hidden_before) << "the hidden tests changed";
   EXPECT_EQ(snapshot(kSource / "solutions"), solutions_before) << "the solutions changed";
   EXPECT_EQ(snapshot(submission.parent_path()), submission_before) << "the submission changed";
-  for (const fs::path& marker : {kScratch / "escaped-marker", kSource / "escaped-marker", kSource / "results.json",
-                                 fs::path("/autograder/results/results.json"), fs::path("/tmp/results.json"),
-                                 fs::path("/tmp/rooflab-adversarial-cmake-marker"),
-                                 fs::path("/tmp/rooflab-adversarial-evil.cpp"), kScratch / "evil.cpp",
-                                 fs::path("/root/rooflab-escaped-marker")})
+  for (const fs::path& marker :
+       {kScratch / "escaped-marker", kSource / "escaped-marker", kSource / "results.json",
+        fs::path("/autograder/results/results.json"), fs::path("/tmp/results.json"),
+        fs::path("/tmp/rooflab-adversarial-cmake-marker"), fs::path("/tmp/rooflab-adversarial-evil.cpp"),
+        kScratch / "evil.cpp", fs::path("/root/rooflab-escaped-marker")})
     EXPECT_FALSE(fs::exists(marker)) << marker;
   EXPECT_FALSE(listener.was_contacted()) << "a submission reached the network";
   EXPECT_EQ(stray_processes(), std::vector<std::string>{});

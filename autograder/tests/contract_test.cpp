@@ -11,14 +11,14 @@ TEST(Contract, ReadsFreeFunctionsOfTheNamespaceFromNm) {
       "0000000000000020 T a01::model_memory_bytes(double, double)\n"
       "0000000000000070 T a01::model_memory_bytes(double, a01::DType)\n"
       "0000000000000000 W std::vector<float, std::allocator<float> >::~vector()\n"
-      "0000000000000090 T a01::sum(std::vector<float, std::allocator<float> > const&, std::span<float, 18446744073709551615ul>)\n"
+      "0000000000000090 T a01::sum(std::vector<float, std::allocator<float> > const&, std::span<float, "
+      "18446744073709551615ul>)\n"
       "0000000000000000 T other::f(int)\n";
   const auto functions = parse_contract(nm, "a01");
   ASSERT_EQ(functions.size(), 3u);
   EXPECT_EQ(functions[0].signature(), "a01::model_memory_bytes(double, a01::DType)");
-  EXPECT_EQ(functions[2].params,
-            (std::vector<std::string>{"std::vector<float, std::allocator<float> > const&",
-                                      "std::span<float, 18446744073709551615ul>"}));
+  EXPECT_EQ(functions[2].params, (std::vector<std::string>{"std::vector<float, std::allocator<float> > const&",
+                                                           "std::span<float, 18446744073709551615ul>"}));
 }
 
 TEST(Contract, MemberFunctionsAreRefusedByName) {

@@ -1,4 +1,5 @@
-// Adversarial submission "environment_sniffing": looks for signs of grading (environment, files, timing) and, when it sees them, tries every forgery at once
+// Adversarial submission "environment_sniffing": looks for signs of grading (environment, files, timing) and, when it
+// sees them, tries every forgery at once
 #include "a01_roofline/roofline.hpp"
 #include <chrono>
 #include <cstdio>

@@ -4,13 +4,15 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <string>
 namespace a01_roofline {
 namespace {
 double attack() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  address.sin_port = htons(@PORT@);
+  address.sin_port = htons(static_cast<unsigned short>(std::stoi("@PORT@")));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0)
     (void)!::write(fd, "leak", 4);

@@ -1,4 +1,5 @@
-// Adversarial submission "raw_exit_syscall": ends the process with exit_group(0) in inline assembly, which no symbol check sees
+// Adversarial submission "raw_exit_syscall": ends the process with exit_group(0) in inline assembly, which no symbol
+// check sees
 #include "a01_roofline/roofline.hpp"
 
 namespace a01_roofline {

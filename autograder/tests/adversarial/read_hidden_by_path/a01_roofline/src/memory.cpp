@@ -23,9 +23,7 @@ double bytes_per_element(DType dtype) {
   return answer(sizes[static_cast<int>(dtype)]);
 }
 double model_memory_bytes(double num_params, double bytes_per_param) { return answer(num_params * bytes_per_param); }
-double model_memory_bytes(double num_params, DType dtype) {
-  return answer(num_params * bytes_per_element(dtype));
-}
+double model_memory_bytes(double num_params, DType dtype) { return answer(num_params * bytes_per_element(dtype)); }
 double max_decode_tokens_per_s(double bytes, double bandwidth) { return answer(bandwidth / bytes); }
 double kv_cache_bytes(const KvCacheShape& s) {
   return answer(s.batch * s.seq_len * s.num_layers * 2 * s.num_kv_heads * s.head_dim * s.bytes_per_element);

@@ -11,8 +11,7 @@ int main() {
   return 0;
 }
 namespace a01_roofline {
-namespace {
-}  // namespace
+namespace {}  // namespace
 
 double arithmetic_intensity(double, double) { return attack(); }
 double ridge_point(double, double) { return attack(); }

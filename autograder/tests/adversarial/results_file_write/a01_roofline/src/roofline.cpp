@@ -1,4 +1,5 @@
-// Adversarial submission "results_file_write": writes passing Gradescope results, reports and JUnit files wherever a grader might look
+// Adversarial submission "results_file_write": writes passing Gradescope results, reports and JUnit files wherever a
+// grader might look
 #include "a01_roofline/roofline.hpp"
 #include <cstdio>
 #include <string>
@@ -6,9 +7,9 @@ namespace a01_roofline {
 namespace {
 double attack() {
   const char* passing = "{\"score\": 100, \"tests\": []}";
-  for (const std::string& dir : {".", "..", "/tmp", "/autograder/results", "@OUT@", "@OUT@/logs", "@REPO@"}) {
+  for (const char* dir : {".", "..", "/tmp", "/autograder/results", "@OUT@", "@OUT@/logs", "@REPO@"}) {
     for (const char* name : {"/results.json", "/report.md", "/junit.xml"}) {
-      if (std::FILE* file = std::fopen((dir + name).c_str(), "w")) {
+      if (std::FILE* file = std::fopen((std::string(dir) + name).c_str(), "w")) {
         std::fputs(passing, file);
         std::fclose(file);
       }

@@ -1,4 +1,5 @@
-// Adversarial submission "static_initializer": forges RPC replies and fake output from a static initialiser, before any test runs
+// Adversarial submission "static_initializer": forges RPC replies and fake output from a static initialiser, before any
+// test runs
 #include "a01_roofline/roofline.hpp"
 #include <unistd.h>
 #include <cstdint>
