@@ -1,6 +1,8 @@
 #include "checks.hpp"
 
+#include <iterator>
 #include <regex>
+#include <sstream>
 #include <string_view>
 
 #include "text.hpp"
@@ -109,19 +111,8 @@ std::vector<std::string> check_symbols(const std::string& nm_output) {
     const std::size_t colon = line.find(".o:");
     if (colon == std::string::npos) continue;
     const std::string object = line.substr(0, colon + 2);
-    const std::vector<std::string> words = [&] {
-      std::vector<std::string> out;
-      std::string word;
-      for (const char c : line.substr(colon + 3) + " ") {
-        if (c == ' ') {
-          if (!word.empty()) out.push_back(word);
-          word.clear();
-        } else {
-          word += c;
-        }
-      }
-      return out;
-    }();
+    std::istringstream fields(line.substr(colon + 3));
+    std::vector<std::string> words{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
     if (words.size() < 2) continue;
     const std::string& type = words[words.size() - 2];
     const std::string& symbol = words.back();

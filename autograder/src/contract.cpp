@@ -32,15 +32,6 @@ std::vector<std::string> split_top_level(std::string_view list) {
   return parts;
 }
 
-std::string declval_list(const ContractFunction& function) {
-  std::string out;
-  for (std::size_t i = 0; i < function.params.size(); ++i) {
-    if (i) out += ", ";
-    out += "std::declval<" + function.params[i] + ">()";
-  }
-  return out;
-}
-
 std::string joined(const std::vector<std::string>& parts) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -48,6 +39,12 @@ std::string joined(const std::vector<std::string>& parts) {
     out += parts[i];
   }
   return out;
+}
+
+std::string declval_list(const ContractFunction& function) {
+  std::vector<std::string> values;
+  for (const std::string& param : function.params) values.push_back("std::declval<" + param + ">()");
+  return joined(values);
 }
 
 std::string preamble(const std::vector<ContractFunction>& functions, const std::string& header) {

@@ -140,7 +140,7 @@ ProcessResult run_build_step(const Sandbox& sandbox, const std::vector<std::stri
   view.writable = {build};
   view.cwd = build;
   view.gpu = gpu;
-  return run_process(sandbox.wrap(argv, view), build, log, limits, sandbox.spawn_options());
+  return sandbox.run(argv, view, build, log, limits);
 }
 
 std::vector<std::string> rejected_symbols(const Sandbox& sandbox, const fs::path& build, const AssignmentInfo& info,
@@ -153,8 +153,7 @@ std::vector<std::string> rejected_symbols(const Sandbox& sandbox, const fs::path
   view.read_only = {build};
   ProcessLimits limits = ProcessLimits::timeout(120);
   limits.output_cap_bytes = 64u << 20;
-  const ProcessResult listed = run_process(sandbox.wrap(argv, view), scratch, scratch / ("nm-" + info.name + ".log"),
-                                           limits, sandbox.spawn_options());
+  const ProcessResult listed = sandbox.run(argv, view, scratch, scratch / ("nm-" + info.name + ".log"), limits);
   if (!listed.succeeded())
     return {"cannot list the symbols of the compiled student files (" + listed.describe(120) + ")"};
   return check_symbols(listed.output);

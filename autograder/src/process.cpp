@@ -147,25 +147,50 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   return wait_process(child);
 }
 
+namespace {
+
+// /proc/<pid> of every process that exists now.
+std::vector<std::filesystem::path> process_dirs() {
+  std::vector<std::filesystem::path> dirs;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos) dirs.push_back(entry.path());
+  }
+  return dirs;
+}
+
+}  // namespace
+
+std::vector<ProcessInfo> list_processes() {
+  std::vector<ProcessInfo> processes;
+  for (const auto& dir : process_dirs()) {
+    ProcessInfo info;
+    struct stat owner {};
+    std::string stat;
+    try {
+      if (::stat(dir.c_str(), &owner) != 0) continue;
+      info.cmdline = text::read_file(dir / "cmdline");
+      stat = text::read_file(dir / "stat");
+    } catch (const std::exception&) {
+      continue;  // it ended while we looked
+    }
+    info.pid = static_cast<pid_t>(std::stol(dir.filename().string()));
+    info.uid = owner.st_uid;
+    const std::size_t after_name = stat.rfind(") ");
+    info.zombie = after_name != std::string::npos && stat.compare(after_name + 2, 1, "Z") == 0;
+    processes.push_back(std::move(info));
+  }
+  return processes;
+}
+
 void kill_processes_mentioning(const std::string& needle, double timeout_s) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   while (true) {
     int alive = 0;
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
-      const std::string name = entry.path().filename().string();
-      if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-      std::string cmdline, stat;
-      try {
-        cmdline = text::read_file(entry.path() / "cmdline");
-        stat = text::read_file(entry.path() / "stat");
-      } catch (const std::exception&) {
-        continue;  // it ended while we looked
-      }
-      const std::size_t after_name = stat.rfind(") ");
-      const bool zombie = after_name != std::string::npos && stat.compare(after_name + 2, 1, "Z") == 0;
-      if (zombie || cmdline.find(needle) == std::string::npos) continue;
-      ::kill(std::stoi(name), SIGKILL);
+    for (const ProcessInfo& process : list_processes()) {
+      if (process.zombie || process.cmdline.find(needle) == std::string::npos) continue;
+      ::kill(process.pid, SIGKILL);
       ++alive;
     }
     if (alive == 0 || std::chrono::steady_clock::now() >= deadline) return;
@@ -174,13 +199,11 @@ void kill_processes_mentioning(const std::string& needle, double timeout_s) {
 }
 
 std::uint64_t count_processes_of(uid_t uid) {
+  // Only the owner is needed: a stat per process, no reads (this runs once per test).
   std::uint64_t count = 0;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+  for (const auto& dir : process_dirs()) {
     struct stat info {};
-    if (::stat(entry.path().c_str(), &info) == 0 && info.st_uid == uid) ++count;
+    if (::stat(dir.c_str(), &info) == 0 && info.st_uid == uid) ++count;
   }
   return count;
 }

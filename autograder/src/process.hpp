@@ -71,6 +71,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
                           const std::filesystem::path& log_file, const ProcessLimits& limits,
                           const SpawnOptions& options = {});
 
+struct ProcessInfo {
+  pid_t pid = 0;
+  uid_t uid = 0;
+  std::string cmdline;  // arguments separated by NUL, empty for zombies
+  bool zombie = false;  // ended, waiting to be reaped: no longer running
+};
+
+// Every process in /proc now (those that end while it looks are skipped).
+std::vector<ProcessInfo> list_processes();
+
 // Kills every live process whose command line mentions `needle` (a grading's
 // private folder) and waits, up to `timeout_s`, until none is left: a killed
 // PID namespace takes the kernel a moment to tear down.

@@ -36,7 +36,7 @@ Sandbox::Sandbox(SandboxMode mode) {
   // unprivileged user namespaces fails here, not halfway through grading.
   isolated_ = true;
   const fs::path log = fs::temp_directory_path() / ("rooflab-sandbox-probe-" + std::to_string(::getpid()) + ".log");
-  const ProcessResult probe = run_process(wrap({"true"}, {}), "/", log, ProcessLimits::timeout(30), spawn_options());
+  const ProcessResult probe = run({"true"}, {}, "/", log, ProcessLimits::timeout(30));
   fs::remove(log);
   if (!probe.succeeded()) {
     isolated_ = false;
@@ -69,11 +69,27 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, con
   return args;
 }
 
-SpawnOptions Sandbox::spawn_options(std::optional<int> pass_fd) const {
+Child Sandbox::spawn(const std::vector<std::string>& argv, const SandboxView& view, const fs::path& cwd,
+                     const fs::path& log_file, const ProcessLimits& limits, std::optional<int> pass_fd) const {
   SpawnOptions options;
   options.pass_fd = pass_fd;
   options.run_as = run_as_;
-  return options;
+  return spawn_process(wrap(argv, view), cwd, log_file, limits, options);
+}
+
+ProcessResult Sandbox::run(const std::vector<std::string>& argv, const SandboxView& view, const fs::path& cwd,
+                           const fs::path& log_file, const ProcessLimits& limits) const {
+  Child child = spawn(argv, view, cwd, log_file, limits);
+  ProcessResult result = wait_process(child);
+  read_exit(result);
+  return result;
+}
+
+void Sandbox::read_exit(ProcessResult& result) const {
+  if (isolated_ && !result.signaled && !result.timed_out && result.exit_code > 128) {
+    result.signaled = true;
+    result.signal = result.exit_code - 128;
+  }
 }
 
 void Sandbox::hand_over(const fs::path& dir) const {

@@ -34,16 +34,26 @@ class Sandbox {
   // The id sandboxed processes run as (nobody when the grader is root).
   std::optional<uid_t> run_as() const { return run_as_; }
 
-  // argv wrapped for the sandbox (unchanged when not isolated) and the spawn
-  // options that go with it.
-  std::vector<std::string> wrap(const std::vector<std::string>& argv, const SandboxView& view) const;
-  SpawnOptions spawn_options(std::optional<int> pass_fd = std::nullopt) const;
+  // The one way student-facing steps start: `argv` inside the sandbox showing
+  // `view` (plain, with rlimits, when not isolated), as the sandbox user. `cwd`
+  // is the working folder used when there is no sandbox; `pass_fd` becomes fd 3.
+  Child spawn(const std::vector<std::string>& argv, const SandboxView& view, const std::filesystem::path& cwd,
+              const std::filesystem::path& log_file, const ProcessLimits& limits,
+              std::optional<int> pass_fd = std::nullopt) const;
+  // spawn() + wait_process() + read_exit().
+  ProcessResult run(const std::vector<std::string>& argv, const SandboxView& view, const std::filesystem::path& cwd,
+                    const std::filesystem::path& log_file, const ProcessLimits& limits) const;
+  // bubblewrap reports its child's death by signal N as exit code 128 + N:
+  // read it back as that signal, so reports say "SIGSEGV", not "exit code 139".
+  void read_exit(ProcessResult& result) const;
   // Makes `dir` (created if needed) writable by the sandboxed user.
   void hand_over(const std::filesystem::path& dir) const;
   // The RLIMIT_NPROC for a sandboxed process: what the user runs now plus headroom.
   std::uint64_t process_limit() const;
 
  private:
+  std::vector<std::string> wrap(const std::vector<std::string>& argv, const SandboxView& view) const;
+
   bool isolated_ = false;
   std::string weakness_;
   std::optional<uid_t> run_as_;

@@ -46,9 +46,8 @@ void copy_tree(const fs::path& from, const fs::path& to) {
 void check_zip_listing(const fs::path& zip, const fs::path& scratch, const Sandbox& sandbox) {
   SandboxView view;
   view.read_only = {fs::absolute(zip).parent_path()};
-  const ProcessResult listing =
-      run_process(sandbox.wrap({"unzip", "-l", fs::absolute(zip).string()}, view), scratch, scratch / "unzip-list.log",
-                  ProcessLimits::timeout(60), sandbox.spawn_options());
+  const ProcessResult listing = sandbox.run({"unzip", "-l", fs::absolute(zip).string()}, view, scratch,
+                                            scratch / "unzip-list.log", ProcessLimits::timeout(60));
   if (!listing.succeeded())
     throw std::runtime_error("cannot read " + zip.string() + " as a zip (" + listing.describe(60) + "):\n" +
                              listing.output);
@@ -143,8 +142,8 @@ fs::path unpack_submission(const fs::path& submission, const fs::path& scratch, 
     ProcessLimits limits = ProcessLimits::timeout(120);
     limits.file_size_bytes = kMaxUnpackedFileBytes;
     const ProcessResult unzip =
-        run_process(sandbox.wrap({"unzip", "-qq", "-o", fs::absolute(submission).string(), "-d", into.string()}, view),
-                    scratch, scratch / "unzip.log", limits, sandbox.spawn_options());
+        sandbox.run({"unzip", "-qq", "-o", fs::absolute(submission).string(), "-d", into.string()}, view, scratch,
+                    scratch / "unzip.log", limits);
     if (!unzip.succeeded())
       throw std::runtime_error("cannot unpack " + submission.string() + " (" + unzip.describe(120) + "):\n" +
                                unzip.output);
@@ -157,11 +156,9 @@ fs::path unpack_submission(const fs::path& submission, const fs::path& scratch, 
     view.read_only = {fs::absolute(submission)};
     ProcessLimits limits = ProcessLimits::timeout(300);
     limits.file_size_bytes = kMaxUnpackedFileBytes;
-    const ProcessResult clone =
-        run_process(sandbox.wrap({"git", "-c", "safe.directory=*", "clone", "--quiet", "--depth", "1",
-                                  "file://" + fs::absolute(submission).string(), (into / "repo").string()},
-                                 view),
-                    scratch, scratch / "clone.log", limits, sandbox.spawn_options());
+    const ProcessResult clone = sandbox.run({"git", "-c", "safe.directory=*", "clone", "--quiet", "--depth", "1",
+                                             "file://" + fs::absolute(submission).string(), (into / "repo").string()},
+                                            view, scratch, scratch / "clone.log", limits);
     if (!clone.succeeded())
       throw std::runtime_error("cannot clone " + submission.string() + " (" + clone.describe(300) + "):\n" +
                                clone.output);

@@ -134,8 +134,8 @@ TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, con
   SandboxView view;
   view.read_only = {binaries.worker_build_dir};
   view.gpu = binaries.gpu;
-  Child worker = spawn_process(sandbox.wrap({binaries.worker.string(), "3"}, view), worker_cwd, scratch / "worker.log",
-                               worker_limits, sandbox.spawn_options(fds[0]));
+  Child worker =
+      sandbox.spawn({binaries.worker.string(), "3"}, view, worker_cwd, scratch / "worker.log", worker_limits, fds[0]);
 
   // The verdict: the test's assertions, no student code.
   ProcessLimits verdict_limits = ProcessLimits::timeout(limits.timeout_s);
@@ -153,10 +153,7 @@ TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, con
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - worker.start).count();
   worker.limits.timeout_s = run.timed_out ? 0 : std::min(worker.limits.timeout_s, elapsed + kWorkerGrace_s);
   ProcessResult worker_run = wait_process(worker);
-  if (sandbox.isolated() && !worker_run.signaled && !worker_run.timed_out && worker_run.exit_code > 128) {
-    worker_run.signaled = true;  // bubblewrap reports its child's death by signal N as exit code 128 + N
-    worker_run.signal = worker_run.exit_code - 128;
-  }
+  sandbox.read_exit(worker_run);
   outcome.wall_s = run.wall_s;
 
   if (run.timed_out) {

@@ -56,21 +56,10 @@ std::map<std::string, std::string> snapshot(const fs::path& root) {
 // machine's init, which reaps it a moment later.
 std::vector<std::string> stray_processes() {
   std::vector<std::string> found;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string pid = entry.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    struct stat info {};
-    if (::stat(entry.path().c_str(), &info) != 0) continue;
-    std::string cmdline, stat;
-    try {
-      cmdline = text::read_file(entry.path() / "cmdline");
-      stat = text::read_file(entry.path() / "stat");
-    } catch (...) {
-      continue;
-    }
-    const std::size_t after_name = stat.rfind(") ");
-    if (after_name != std::string::npos && stat.substr(after_name + 2, 1) == "Z") continue;
-    if (info.st_uid == 65534 || cmdline.find("_worker") != std::string::npos) found.push_back(pid + " " + cmdline);
+  for (const ProcessInfo& process : list_processes()) {
+    if (process.zombie) continue;
+    if (process.uid == 65534 || process.cmdline.find("_worker") != std::string::npos)
+      found.push_back(std::to_string(process.pid) + " " + process.cmdline);
   }
   return found;
 }

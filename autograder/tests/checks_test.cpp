@@ -18,7 +18,7 @@ TEST(Checks, IncludesOutsideTheAssignmentAreRefusedWithFileAndLine) {
   const auto relative = check("// fine\n#include \"../../../autograder/a01_roofline/tests/x.cpp\"\n");
   ASSERT_EQ(relative.size(), 1u);
   EXPECT_NE(relative[0].find("a01/src/x.cpp:2"), std::string::npos) << relative[0];
-  EXPECT_EQ(check("  #  include </work/solutions/memory.cpp>\n").size(), 1u);
+  EXPECT_EQ(check("  #  include </course/solutions/memory.cpp>\n").size(), 1u);
   EXPECT_EQ(check("#if __has_include(\"/etc/passwd\")\n#endif\n").size(), 1u);
   EXPECT_EQ(check("asm(\".incbin \\\"x\\\"\");\n").size(), 1u);
 }
