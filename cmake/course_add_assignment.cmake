@@ -83,7 +83,11 @@ function(_course_add_rpc_targets name tests)
       DEPENDS rooflab ${name}_student "$<TARGET_OBJECTS:${name}_student>"
       COMMAND_EXPAND_LISTS
       COMMENT "Reading the contract of ${name}")
+    # One target owns the generated sources: with two consumers and no owner,
+    # Makefile builds would run the command twice at once, racing on its files.
+    add_custom_target(${name}_contract DEPENDS "${client}" "${dispatch}")
     add_executable(${name}_verdict ${tests} "${client}")
+    add_dependencies(${name}_verdict ${name}_contract)
     if(TARGET ${name}_provided)
       target_sources(${name}_verdict PRIVATE $<TARGET_OBJECTS:${name}_provided>)
     endif()
@@ -95,6 +99,9 @@ function(_course_add_rpc_targets name tests)
   endif()
   if(dispatch)
     add_executable(${name}_worker "${dispatch}")
+    if(TARGET ${name}_contract)
+      add_dependencies(${name}_worker ${name}_contract)
+    endif()
     target_link_libraries(${name}_worker PRIVATE ${name} rooflab_rpc_worker rooflab::warnings)
   endif()
 endfunction()

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <iostream>
@@ -169,6 +170,23 @@ std::vector<std::string> rejected_sources(const StagedSubmission& staged, const 
   return problems;
 }
 
+// The manifest's assignments named in `only` (all of them when it is empty), in
+// course order; an unknown name is an error that lists the known ones.
+std::vector<AssignmentInfo> selected_assignments(const Manifest& manifest, const std::vector<std::string>& only) {
+  std::vector<AssignmentInfo> selected;
+  for (const AssignmentInfo& info : manifest.assignments)
+    if (only.empty() || std::find(only.begin(), only.end(), info.name) != only.end()) selected.push_back(info);
+  for (const std::string& name : only) {
+    const bool known = std::any_of(manifest.assignments.begin(), manifest.assignments.end(),
+                                   [&](const AssignmentInfo& info) { return info.name == name; });
+    if (known) continue;
+    std::string names;
+    for (const AssignmentInfo& info : manifest.assignments) names += (names.empty() ? "" : ", ") + info.name;
+    throw std::runtime_error("--assignment " + name + ": no such assignment in this course; known: " + names);
+  }
+  return selected;
+}
+
 std::uint64_t draw_seed() {
   std::random_device random;
   return (static_cast<std::uint64_t>(random()) << 32) ^ random();
@@ -179,6 +197,7 @@ std::uint64_t draw_seed() {
 GradeResult run_grade(const GradeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const Manifest manifest = Manifest::load(options.manifest);
+  const std::vector<AssignmentInfo> assignments = selected_assignments(manifest, options.only);
   prepare_output(options);
   const Sandbox sandbox(options.sandbox);
   const Scratch scratch_dir;
@@ -219,7 +238,7 @@ GradeResult run_grade(const GradeOptions& options) {
     throw std::runtime_error("the staged course does not configure (a course problem, not the student's); see " +
                              (logs / "configure.log").string() + "\n" + configure.output);
 
-  for (const AssignmentInfo& info : manifest.assignments) {
+  for (const AssignmentInfo& info : assignments) {
     AssignmentResult assignment;
     assignment.name = info.name;
     for (const auto& file : staged.missing.count(info.name) ? staged.missing.at(info.name) : std::vector<std::string>{})

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "results.hpp"
 #include "sandbox.hpp"
@@ -18,6 +20,7 @@ struct GradeOptions {
   int jobs = 2;  // tests run in parallel, and build parallelism
   SandboxMode sandbox = SandboxMode::automatic;
   std::optional<std::uint64_t> seed;  // hidden tests' inputs; drawn at random when absent
+  std::vector<std::string> only;      // grade just these assignments (all when empty)
 };
 
 // Grades and writes results.json, report.md and junit.xml into options.out.

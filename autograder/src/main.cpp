@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
       grade_cmd->add_flag("--require-sandbox", require_sandbox, "Refuse to grade where bubblewrap cannot run");
   grade_cmd->add_flag("--no-sandbox", no_sandbox, "Run student code with rlimits only (the report says so)")
       ->excludes(require_flag);
+  grade_cmd->add_option("--assignment", grade.only, "grade only this assignment (repeatable; default: all)");
   std::uint64_t seed = 0;
   auto* seed_option = grade_cmd->add_option("--seed", seed, "seed of the hidden tests' inputs (default: random)");
 

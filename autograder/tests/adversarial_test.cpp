@@ -180,9 +180,10 @@ TEST_P(Adversarial, ScoresWhatItEarnedAndLeavesTheMachineAlone) {
   const auto solutions_before = snapshot(kSource / "solutions");
   const auto submission_before = snapshot(submission.parent_path());
 
-  const ProcessResult graded = run_process({ROOFLAB_TOOL, "grade", submission.string(), "--manifest", ROOFLAB_MANIFEST,
-                                            "--out", out.string(), "-j", "2", "--require-sandbox"},
-                                           kScratch, kScratch / (name + ".log"), ProcessLimits::timeout(900));
+  const ProcessResult graded =
+      run_process({ROOFLAB_TOOL, "grade", submission.string(), "--manifest", ROOFLAB_MANIFEST, "--out", out.string(),
+                   "-j", "2", "--require-sandbox", "--assignment", "a01_roofline"},
+                  kScratch, kScratch / (name + ".log"), ProcessLimits::timeout(900));
 
   if (expected.contains("error")) {
     EXPECT_EQ(graded.exit_code, 2) << graded.output;

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <set>
+#include <string>
 
 #include "process.hpp"
 #include "text.hpp"
@@ -39,11 +41,35 @@ int count_status(const nlohmann::json& results, const std::string& needle) {
   return count;
 }
 
+// results.json names each test "<assignment>: <Suite>.<Test>".
+std::string assignment_of(const nlohmann::json& test) {
+  const std::string name = test["name"];
+  return name.substr(0, name.find(": "));
+}
+
+int count_assignments(const nlohmann::json& results) {
+  std::set<std::string> names;
+  for (const auto& test : results["tests"]) names.insert(assignment_of(test));
+  return static_cast<int>(names.size());
+}
+
+double assignment_score(const nlohmann::json& results, const std::string& assignment) {
+  double score = 0;
+  for (const auto& test : results["tests"])
+    if (assignment_of(test) == assignment) score += test["score"].get<double>();
+  return score;
+}
+
 TEST(GradeExamples, SolutionsEarnFullMarks) {
   const Graded graded = grade(kSource / "solutions", kScratch / "solutions");
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
-  EXPECT_DOUBLE_EQ(graded.results["score"].get<double>(), 100.0) << graded.process.output;
-  for (const auto& test : graded.results["tests"]) EXPECT_EQ(test["status"], "passed") << test.dump(2);
+  double max_score = 0;
+  for (const auto& test : graded.results["tests"]) {
+    EXPECT_EQ(test["status"], "passed") << test.dump(2);
+    max_score += test["max_score"].get<double>();
+  }
+  EXPECT_DOUBLE_EQ(graded.results["score"].get<double>(), max_score) << graded.process.output;
+  EXPECT_DOUBLE_EQ(max_score, 100.0 * count_assignments(graded.results)) << "every rubric is out of 100";
   EXPECT_TRUE(fs::exists(kScratch / "solutions" / "report.md"));
   EXPECT_TRUE(fs::exists(kScratch / "solutions" / "junit.xml"));
 }
@@ -61,15 +87,18 @@ TEST(GradeExamples, StubsEarnZeroAndEveryTestSaysNotImplemented) {
   }
 }
 
-double expected_partial_score() {
-  return nlohmann::json::parse(
-      text::read_file(kSource / "examples/submissions/expected_scores.json"))["partial"]["score"];
+nlohmann::json expected_partial() {
+  return nlohmann::json::parse(text::read_file(kSource / "examples/submissions/expected_scores.json"))["partial"];
 }
+
+double expected_partial_score() { return expected_partial()["score"]; }
 
 TEST(GradeExamples, PartialSubmissionEarnsItsExpectedScore) {
   const Graded graded = grade(kSource / "examples/submissions/partial", kScratch / "partial");
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
   EXPECT_NEAR(graded.results["score"].get<double>(), expected_partial_score(), 1e-9);
+  for (const auto& [assignment, score] : expected_partial()["assignments"].items())
+    EXPECT_NEAR(assignment_score(graded.results, assignment), score.get<double>(), 1e-9) << assignment;
   EXPECT_GT(count_status(graded.results, "crashed: "), 0);    // the segfault
   EXPECT_GT(count_status(graded.results, "timed out: "), 0);  // the infinite loop
   const std::string report = text::read_file(kScratch / "partial" / "report.md");
@@ -92,13 +121,17 @@ TEST(GradeExamples, ZipAndGitSubmissionsGradeLikeTheFolder) {
   ASSERT_TRUE(
       run_process({"/bin/sh", "-c", git}, work / "repo", work / "git.log", ProcessLimits::timeout(60)).succeeded());
 
-  const Graded zipped = grade(work / "partial.zip", kScratch / "zipped");
+  // One assignment is enough to show the packaging changes nothing (and halves the time).
+  const std::vector<std::string> only_a01{"--assignment", "a01_roofline"};
+  const double a01_score = expected_partial()["assignments"]["a01_roofline"];
+  const Graded zipped = grade(work / "partial.zip", kScratch / "zipped", only_a01);
   ASSERT_TRUE(zipped.process.succeeded()) << zipped.process.output;
-  EXPECT_NEAR(zipped.results["score"].get<double>(), expected_partial_score(), 1e-9);
+  EXPECT_NEAR(zipped.results["score"].get<double>(), a01_score, 1e-9);
+  EXPECT_EQ(count_assignments(zipped.results), 1);
   // A repository is graded at its last commit: the uncommitted line (a syntax error) is not seen.
-  const Graded cloned = grade(work / "repo" / ".git", kScratch / "cloned");
+  const Graded cloned = grade(work / "repo" / ".git", kScratch / "cloned", only_a01);
   ASSERT_TRUE(cloned.process.succeeded()) << cloned.process.output;
-  EXPECT_NEAR(cloned.results["score"].get<double>(), expected_partial_score(), 1e-9);
+  EXPECT_NEAR(cloned.results["score"].get<double>(), a01_score, 1e-9);
 }
 
 TEST(GradeExamples, CompileErrorZeroesTheAssignmentWithCompilerMessages) {
@@ -106,7 +139,7 @@ TEST(GradeExamples, CompileErrorZeroesTheAssignmentWithCompilerMessages) {
   fs::remove_all(broken);
   fs::create_directories(broken / "a01_roofline/src");
   text::write_file(broken / "a01_roofline/src/memory.cpp", "this is not C++;\n");
-  const Graded graded = grade(broken, kScratch / "broken-report");
+  const Graded graded = grade(broken, kScratch / "broken-report", {"--assignment", "a01_roofline"});
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
   EXPECT_EQ(graded.results["score"].get<double>(), 0.0);
   const std::string report = text::read_file(kScratch / "broken-report" / "report.md");
@@ -124,6 +157,16 @@ TEST(GradeExamples, NeverOverwritesAnEarlierReportSilently) {
   EXPECT_EQ(refused.process.exit_code, 2);
   EXPECT_NE(refused.process.output.find("--force"), std::string::npos) << refused.process.output;
   EXPECT_EQ(text::read_file(out / "results.json"), "{\"earlier\": true}\n");
+}
+
+TEST(GradeExamples, UnknownAssignmentIsAClearErrorBeforeAnythingIsWritten) {
+  const Graded graded =
+      grade(kSource / "examples/submissions/partial", kScratch / "unknown", {"--assignment", "a09_nothing"});
+  EXPECT_EQ(graded.process.exit_code, 2);
+  EXPECT_NE(graded.process.output.find("--assignment a09_nothing: no such assignment"), std::string::npos)
+      << graded.process.output;
+  EXPECT_NE(graded.process.output.find("a02_transformer_costs"), std::string::npos) << "the known names are listed";
+  EXPECT_FALSE(fs::exists(kScratch / "unknown"));
 }
 
 TEST(GradeExamples, MissingSubmissionIsAClearError) {

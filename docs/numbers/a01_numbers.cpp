@@ -1,7 +1,5 @@
 // Every number docs/01, docs/02 and the a01 lab README quote, from the reference.
-#include <array>
 #include <cstdio>
-#include <memory>
 #include <string>
 
 #include "a01_roofline/a01_roofline.hpp"
@@ -21,15 +19,6 @@ std::string fmt(const char* format, double value) {
 const ModelConfig& seven_b() {
   static const ModelConfig model{"7b", 7e9, 32, 4096, 32, 32, 2};
   return model;
-}
-
-std::string usage_output() {
-  std::string output;
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(A01_USAGE_EXAMPLE, "r"), ::pclose);
-  if (!pipe) return "cannot run " + std::string(A01_USAGE_EXAMPLE);
-  std::array<char, 256> chunk{};
-  while (std::fgets(chunk.data(), chunk.size(), pipe.get())) output += chunk.data();
-  return "```text\n" + output + "```\n";
 }
 
 std::string ridge_table() {
@@ -113,7 +102,7 @@ void add_a01_values(Values& values) {
   values["a01.decode_ai_batch1024"] = [] {
     return fmt("%.1f", analyze_inference(seven_b(), find_gpu("h100-sxm-fp16"), 1024, 2048).decode_intensity);
   };
-  values["a01.usage_output"] = usage_output;
+  values["a01.usage_output"] = [] { return program_output_block(A01_USAGE_EXAMPLE); };
 }
 
 }  // namespace rooflab::docs

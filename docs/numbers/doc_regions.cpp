@@ -1,6 +1,9 @@
 #include "doc_regions.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
+#include <memory>
 
 namespace rooflab::docs {
 
@@ -37,6 +40,15 @@ std::string regenerate(const std::string& markdown, const std::string& file, con
     at = close + kClose.size();
   }
   return out + markdown.substr(at);
+}
+
+std::string program_output_block(const std::string& program) {
+  std::string output;
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(program.c_str(), "r"), ::pclose);
+  if (!pipe) return "cannot run " + program;
+  std::array<char, 256> chunk{};
+  while (std::fgets(chunk.data(), chunk.size(), pipe.get())) output += chunk.data();
+  return "```text\n" + output + "```\n";
 }
 
 }  // namespace rooflab::docs

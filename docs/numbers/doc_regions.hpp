@@ -24,4 +24,8 @@ struct Stale {
 std::string regenerate(const std::string& markdown, const std::string& file, const Values& values,
                        std::vector<Stale>& stale);
 
+// What `program` prints, as a Markdown ```text block (for the lab READMEs'
+// "Example usage" sections).
+std::string program_output_block(const std::string& program);
+
 }  // namespace rooflab::docs

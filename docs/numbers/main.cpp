@@ -10,7 +10,8 @@
 
 namespace rooflab::docs {
 void add_a01_values(Values& values);  // a01_numbers.cpp
-}
+void add_a02_values(Values& values);  // a02_numbers.cpp
+}  // namespace rooflab::docs
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   }
   rooflab::docs::Values values;
   rooflab::docs::add_a01_values(values);
+  rooflab::docs::add_a02_values(values);
 
   std::vector<fs::path> files;
   for (const fs::path& dir : {root / "docs", root / "solutions"}) {
