@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
+#include "analysis.hpp"
 #include "doc_regions.hpp"
 
 namespace rooflab::docs {
@@ -21,24 +22,17 @@ std::string ms(double seconds) { return fmt(seconds < 0.1e-3 ? "%.4f" : "%.2f", 
 
 std::string pass_name(const Pass& pass) { return fmt("B = %.0f, ", pass.batch) + fmt("N = %.0f", pass.context); }
 
-// Per-component costs of one pass of GPT-2 XL, all 48 layers together.
-std::string component_table(const Pass& pass) {
-  const TransformerConfig m = gpt2_xl();
+// Per-component costs of one pass of GPT-2 XL, all 48 layers together: the
+// rows `lab analyze` prints, so both list the components from one place.
+std::string component_table(bool decode_step) {
+  const analyze::Analysis analysis = analyze::analyze(gpt2_xl(), lab_t4(), 1, 1024, decode_step);
   std::string table = "| component | GFLOP | GB moved | FLOP/byte |\n|---|---:|---:|---:|\n";
-  const auto row = [&](const char* name, const Cost& cost) {
-    if (cost.flops == 0) return;
-    table += std::string("| ") + name + " | " + fmt("%.3f", cost.flops / 1e9) + " | " + fmt("%.4f", cost.bytes / 1e9) +
-             " | " + fmt("%.2f", cost.flops / cost.bytes) + " |\n";
+  const auto row = [&](const std::string& name, const Cost& cost) {
+    table += "| " + name + " | " + fmt("%.3f", cost.flops / 1e9) + " | " + fmt("%.4f", cost.bytes / 1e9) + " | " +
+             fmt("%.2f", cost.flops / cost.bytes) + " |\n";
   };
-  row("Q, K, V projections", m.num_layers * qkv_projection_cost(m, pass));
-  row("scores QKᵀ/√d", m.num_layers * attention_scores_cost(m, pass));
-  row("causal mask", m.num_layers * causal_mask_cost(m, pass));
-  row("softmax", m.num_layers * softmax_cost(m, pass));
-  row("weights × V", m.num_layers * attention_values_cost(m, pass));
-  row("output projection", m.num_layers * output_projection_cost(m, pass));
-  row("MLP", m.num_layers * mlp_cost(m, pass));
-  row("LM head", lm_head_cost(m, pass));
-  row("**whole model**", model_cost(m, pass));
+  for (const analyze::Row& component : analysis.components) row(component.name, component.cost);
+  row("**whole model**", analysis.total.cost);
   return table;
 }
 
@@ -97,8 +91,8 @@ void add_a02_values(Values& values) {
   values["a02.kv_b1_n1024_mb"] = [=] { return fmt("%.1f", kv_cache_bytes(m, 1, 1024) / 1e6); };
   values["a02.kv_b64_n1024_gb"] = [=] { return fmt("%.1f", kv_cache_bytes(m, 64, 1024) / 1e9); };
   values["a02.t4_ridge"] = [=] { return fmt("%.1f", t4.peak_flops_per_s / t4.bandwidth_bytes_per_s); };
-  values["a02.components_prefill_b1_n1024"] = [] { return component_table(prefill(1, 1024)); };
-  values["a02.components_decode_b1_n1024"] = [] { return component_table(decode(1, 1024)); };
+  values["a02.components_prefill_b1_n1024"] = [] { return component_table(false); };
+  values["a02.components_decode_b1_n1024"] = [] { return component_table(true); };
   values["a02.four_cases_recompute"] = [] { return four_cases_table(false); };
   values["a02.four_cases_cached"] = [] { return four_cases_table(true); };
   values["a02.speedup_table"] = speedup_table;
