@@ -91,12 +91,10 @@ nlohmann::json expected_partial() {
   return nlohmann::json::parse(text::read_file(kSource / "examples/submissions/expected_scores.json"))["partial"];
 }
 
-double expected_partial_score() { return expected_partial()["score"]; }
-
 TEST(GradeExamples, PartialSubmissionEarnsItsExpectedScore) {
   const Graded graded = grade(kSource / "examples/submissions/partial", kScratch / "partial");
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
-  EXPECT_NEAR(graded.results["score"].get<double>(), expected_partial_score(), 1e-9);
+  EXPECT_NEAR(graded.results["score"].get<double>(), expected_partial()["score"].get<double>(), 1e-9);
   for (const auto& [assignment, score] : expected_partial()["assignments"].items())
     EXPECT_NEAR(assignment_score(graded.results, assignment), score.get<double>(), 1e-9) << assignment;
   EXPECT_GT(count_status(graded.results, "crashed: "), 0);    // the segfault

@@ -1,5 +1,4 @@
 // Every number docs/01, docs/02 and the a01 lab README quote, from the reference.
-#include <cstdio>
 #include <string>
 
 #include "a01_roofline/a01_roofline.hpp"
@@ -9,12 +8,6 @@ namespace rooflab::docs {
 namespace {
 
 using namespace a01_roofline;
-
-std::string fmt(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
 
 const ModelConfig& seven_b() {
   static const ModelConfig model{"7b", 7e9, 32, 4096, 32, 32, 2};

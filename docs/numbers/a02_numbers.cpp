@@ -1,5 +1,4 @@
 // Every number docs/03 and the a02 lab README quote, from the reference.
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -11,12 +10,6 @@ namespace rooflab::docs {
 namespace {
 
 using namespace a02_transformer_costs;
-
-std::string fmt(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
 
 std::string ms(double seconds) { return fmt(seconds < 0.1e-3 ? "%.4f" : "%.2f", 1e3 * seconds); }
 

@@ -42,6 +42,12 @@ std::string regenerate(const std::string& markdown, const std::string& file, con
   return out + markdown.substr(at);
 }
 
+std::string fmt(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
 std::string program_output_block(const std::string& program) {
   std::string output;
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(program.c_str(), "r"), ::pclose);

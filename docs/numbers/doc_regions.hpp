@@ -24,6 +24,9 @@ struct Stale {
 std::string regenerate(const std::string& markdown, const std::string& file, const Values& values,
                        std::vector<Stale>& stale);
 
+// `value` printed with a printf format, e.g. fmt("%.1f", 14e9 / 1e9) == "14.0".
+std::string fmt(const char* format, double value);
+
 // What `program` prints, as a Markdown ```text block (for the lab READMEs'
 // "Example usage" sections).
 std::string program_output_block(const std::string& program);

@@ -5,30 +5,11 @@
 #include <random>
 
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
+#include "hidden_models.hpp"
 #include "rooflab/testing.hpp"
 
 namespace a02_transformer_costs {
 namespace {
-
-// Llama 3 8B: GQA (32 query heads, 8 KV heads), gated MLP, no biases.
-TransformerConfig llama3_8b() {
-  TransformerConfig m;
-  m.name = "llama3-8b";
-  m.num_layers = 32;
-  m.d_model = 4096;
-  m.num_heads = 32;
-  m.num_kv_heads = 8;
-  m.d_ff = 14336;
-  m.vocab_size = 128256;
-  m.context_len = 8192;
-  m.bytes_per_element = 2;
-  m.mlp = MlpKind::gated;
-  m.bias = false;
-  m.tied_embeddings = false;
-  m.positions = PositionKind::rotary;
-  m.norm = NormKind::rms_norm;
-  return m;
-}
 
 // The whole GPT-2 layer in B, N, D, H, n, written out from the docs' formulas.
 Cost gpt2_layer_by_hand(double B, double N, double D, double H, double n) {
@@ -51,10 +32,8 @@ TEST(ComponentsHidden, RandomGpt2ShapesMatchTheFormulas) {
   std::mt19937_64 random(rooflab::testing::seed());
   std::uniform_int_distribution<int> heads(1, 32), head_dim(8, 128), batch(1, 64), seq(1, 2048);
   for (int trial = 0; trial < 20; ++trial) {
-    TransformerConfig m = gpt2_xl();
-    m.num_heads = m.num_kv_heads = heads(random);
-    m.d_model = m.num_heads * head_dim(random);
-    m.d_ff = 4 * m.d_model;
+    const double h = heads(random);
+    const TransformerConfig m = gpt2_sized(48, h * head_dim(random), h);
     const double B = batch(random), N = seq(random);
     const Cost expected = gpt2_layer_by_hand(B, N, m.d_model, m.num_heads, 2);
     const Cost actual = layer_cost(m, prefill(B, N));

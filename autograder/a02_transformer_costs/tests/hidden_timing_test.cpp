@@ -4,33 +4,16 @@
 #include <random>
 
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
+#include "hidden_models.hpp"
 #include "rooflab/testing.hpp"
 
 namespace a02_transformer_costs {
 namespace {
 
-TransformerConfig gpt2(double layers, double d_model, double heads) {
-  TransformerConfig m = gpt2_xl();
-  m.num_layers = layers;
-  m.d_model = d_model;
-  m.num_heads = m.num_kv_heads = heads;
-  m.d_ff = 4 * d_model;
-  return m;
-}
-
 TEST(ParametersHidden, TheGpt2FamilyAndLlama3) {
-  EXPECT_DOUBLE_EQ(parameter_count(gpt2(24, 1024, 16)), 354823168.0);  // medium
-  EXPECT_DOUBLE_EQ(parameter_count(gpt2(36, 1280, 20)), 774030080.0);  // large
-  TransformerConfig llama = gpt2(32, 4096, 32);
-  llama.num_kv_heads = 8;
-  llama.d_ff = 14336;
-  llama.vocab_size = 128256;
-  llama.context_len = 8192;
-  llama.mlp = MlpKind::gated;
-  llama.bias = false;
-  llama.tied_embeddings = false;
-  llama.positions = PositionKind::rotary;
-  llama.norm = NormKind::rms_norm;
+  EXPECT_DOUBLE_EQ(parameter_count(gpt2_sized(24, 1024, 16)), 354823168.0);  // medium
+  EXPECT_DOUBLE_EQ(parameter_count(gpt2_sized(36, 1280, 20)), 774030080.0);  // large
+  const TransformerConfig llama = llama3_8b();
   EXPECT_DOUBLE_EQ(parameter_count(llama), 8030261248.0);
   // Read per pass: the layers' linear weights and the LM head (embedding rows are looked up).
   EXPECT_DOUBLE_EQ(weight_bytes(llama),
@@ -38,7 +21,7 @@ TEST(ParametersHidden, TheGpt2FamilyAndLlama3) {
 }
 
 TEST(ParametersHidden, KvCacheWithGqaAndOtherPrecisions) {
-  TransformerConfig m = gpt2(32, 4096, 32);
+  TransformerConfig m = gpt2_sized(32, 4096, 32);
   m.num_kv_heads = 8;
   m.bytes_per_element = 1;
   EXPECT_DOUBLE_EQ(kv_cache_bytes(m, 3, 8192), 2.0 * 32 * 3 * 8192 * 8 * 128 * 1);
