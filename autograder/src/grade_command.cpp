@@ -16,6 +16,7 @@
 #include "process.hpp"
 #include "rooflab/backend.hpp"
 #include "rubric.hpp"
+#include "scaling_plots.hpp"
 #include "submission.hpp"
 #include "text.hpp"
 
@@ -26,6 +27,8 @@ namespace {
 constexpr double kConfigureTimeout_s = 300;
 constexpr double kBuildTimeout_s = 900;
 constexpr std::size_t kBuildAddressSpace = std::size_t{16} << 30;
+constexpr double kProfileTimeout_s = 120;
+constexpr std::size_t kProfileAddressSpace = std::size_t{4} << 30;
 constexpr std::uint64_t kBuildFileSize = std::uint64_t{1} << 30;
 
 // The grader's private working folder, removed however grading ends.
@@ -99,13 +102,19 @@ std::vector<TestOutcome> run_tests_in_parallel(const GradedBinaries& binaries, c
   return outcomes;
 }
 
+// A group's points are shared by its tests that ran. A test skipped because its
+// backend cannot run on this grading machine (a GPU test without a GPU; the
+// verdict process decides, not student code) is worth nothing either way, and a
+// group whose every test skipped leaves the maximum score.
 void score(AssignmentResult& assignment, const Rubric& rubric, const std::vector<std::size_t>& owner) {
   assignment.groups.assign(rubric.groups.size(), {});
   for (std::size_t g = 0; g < rubric.groups.size(); ++g) {
     assignment.groups[g].name = rubric.groups[g].name;
     assignment.groups[g].max_score = rubric.groups[g].points;
   }
+  const auto skipped = [&](std::size_t t) { return assignment.tests[t].outcome.status == TestStatus::skipped; };
   for (std::size_t t = 0; t < assignment.tests.size(); ++t) {
+    if (skipped(t)) continue;
     GroupSummary& group = assignment.groups[owner[t]];
     ++group.total;
     group.passed += assignment.tests[t].outcome.status == TestStatus::passed;
@@ -114,16 +123,20 @@ void score(AssignmentResult& assignment, const Rubric& rubric, const std::vector
     GradedTest& test = assignment.tests[t];
     const RubricGroup& rule = rubric.groups[owner[t]];
     const GroupSummary& group = assignment.groups[owner[t]];
-    test.max_score = rule.points / group.total;
+    test.max_score = skipped(t) ? 0.0 : rule.points / group.total;
     const bool group_complete = group.passed == group.total;
     test.score =
         test.outcome.status == TestStatus::passed && (!rule.all_or_nothing || group_complete) ? test.max_score : 0.0;
   }
   for (std::size_t t = 0; t < assignment.tests.size(); ++t)
     assignment.groups[owner[t]].score += assignment.tests[t].score;
-  assignment.max_score = rubric.max_score();
+  assignment.max_score = 0;
   assignment.score = 0;
-  for (const auto& group : assignment.groups) assignment.score += group.score;
+  for (auto& group : assignment.groups) {
+    if (group.total == 0) group.max_score = 0;
+    assignment.max_score += group.max_score;
+    assignment.score += group.score;
+  }
 }
 
 // A sandboxed step of the build: cmake and the compiler read the submission.
@@ -147,9 +160,9 @@ ProcessResult run_build_step(const Sandbox& sandbox, const std::vector<std::stri
 std::vector<std::string> rejected_symbols(const Sandbox& sandbox, const fs::path& build, const AssignmentInfo& info,
                                           const fs::path& scratch) {
   std::vector<std::string> argv{"nm", "-A"};
-  const fs::path objects = Manifest::student_objects(build, info);
-  for (const auto& entry : fs::recursive_directory_iterator(objects))
-    if (entry.path().extension() == ".o") argv.push_back(entry.path().string());
+  for (const fs::path& objects : Manifest::student_objects(build, info))
+    for (const auto& entry : fs::recursive_directory_iterator(objects))
+      if (entry.path().extension() == ".o") argv.push_back(entry.path().string());
   SandboxView view;
   view.read_only = {build};
   ProcessLimits limits = ProcessLimits::timeout(120);
@@ -185,6 +198,45 @@ std::vector<AssignmentInfo> selected_assignments(const Manifest& manifest, const
     throw std::runtime_error("--assignment " + name + ": no such assignment in this course; known: " + names);
   }
   return selected;
+}
+
+// Runs the assignment's profile built with the submission (sandboxed: it is
+// student code) and with the reference, and draws them side by side. Nothing
+// here is scored, and nothing here can fail the grading run.
+void add_scaling_plots(AssignmentResult& assignment, const AssignmentInfo& info, const Manifest& manifest,
+                       const Sandbox& sandbox, const StagedSubmission& staged, const fs::path& build,
+                       const GradeOptions& options, const fs::path& scratch) {
+  std::cout << "[" << info.name << "] profiling at growing N for the scaling plots\n" << std::flush;
+  const fs::path logs = options.out / "logs";
+  const ProcessResult built = run_build_step(
+      sandbox,
+      {"cmake", "--build", build.string(), "--target", info.name + "_profile", "-j", std::to_string(options.jobs)},
+      staged, build, logs / (info.name + ".profile.build.log"), kBuildTimeout_s, false);
+  std::vector<ProfileRow> submission;
+  if (!built.succeeded()) {
+    assignment.plot_notes.push_back("the profile did not build with your code (" + built.describe(kBuildTimeout_s) +
+                                    "): only the reference is drawn");
+  } else {
+    ProcessLimits limits = ProcessLimits::timeout(kProfileTimeout_s);
+    limits.address_space_bytes = kProfileAddressSpace;
+    SandboxView view;
+    view.read_only = {build};
+    const ProcessResult ran = sandbox.run({Manifest::profile_binary(build, info).string()}, view, scratch,
+                                          scratch / (info.name + ".profile.log"), limits);
+    std::vector<std::string> messages;
+    submission = parse_profile(ran.output, messages);
+    for (const auto& message : messages) assignment.plot_notes.push_back("your profile: " + message);
+    if (!ran.succeeded()) assignment.plot_notes.push_back("your profile " + ran.describe(kProfileTimeout_s));
+  }
+  std::vector<std::string> ignored;
+  const ProcessResult reference =
+      run_process({Manifest::profile_binary(manifest.binary_dir, info).string()}, scratch,
+                  scratch / (info.name + ".reference-profile.log"), ProcessLimits::timeout(kProfileTimeout_s));
+  const ScalingFigures figures =
+      render_scaling_plots(info.name, submission, parse_profile(reference.output, ignored), options.out, scratch);
+  assignment.plots = figures.images;
+  assignment.plot_data = figures.csv;
+  assignment.plot_notes.insert(assignment.plot_notes.end(), figures.notes.begin(), figures.notes.end());
 }
 
 std::uint64_t draw_seed() {
@@ -279,7 +331,8 @@ GradeResult run_grade(const GradeOptions& options) {
     std::vector<TestOutcome> outcomes(expected.size());
     if (assignment.built) {
       std::vector<TestLimits> limits;
-      for (const std::size_t g : owner) limits.push_back({rubric.groups[g].timeout_s, rubric.memory_limit_mb});
+      for (const std::size_t g : owner)
+        limits.push_back({rubric.groups[g].timeout_s, rubric.groups[g].memory_limit_mb});
       std::cout << "[" << info.name << "] running " << expected.size() << " tests\n";
       outcomes =
           run_tests_in_parallel(binaries, sandbox, expected, limits, scratch / ("run-" + info.name), options.jobs);
@@ -293,6 +346,8 @@ GradeResult run_grade(const GradeOptions& options) {
       assignment.tests.push_back({info.name, group.name, group.visibility, outcomes[i], 0, 0});
     }
     score(assignment, rubric, owner);
+    if (info.has_profile && assignment.built)
+      add_scaling_plots(assignment, info, manifest, sandbox, staged, build, options, scratch);
     result.assignments.push_back(std::move(assignment));
   }
 

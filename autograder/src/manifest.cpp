@@ -34,6 +34,7 @@ Manifest Manifest::load(const std::filesystem::path& path) {
       assignment.student_files = get(entry, "student_files").get<std::vector<std::string>>();
       assignment.public_tests = get(entry, "public_tests").get<std::vector<std::string>>();
       assignment.has_hidden_tests = get(entry, "has_hidden_tests").get<bool>();
+      assignment.has_profile = get(entry, "has_profile").get<bool>();
       manifest.assignments.push_back(std::move(assignment));
     }
   } catch (const nlohmann::json::type_error& error) {
@@ -57,9 +58,18 @@ std::filesystem::path Manifest::worker_binary(const std::filesystem::path& build
   return build_dir / "course" / assignment.dir / worker_target(assignment);
 }
 
-std::filesystem::path Manifest::student_objects(const std::filesystem::path& build_dir,
-                                                const AssignmentInfo& assignment) {
-  return build_dir / "course" / assignment.dir / "CMakeFiles" / (assignment.name + "_student.dir");
+std::filesystem::path Manifest::profile_binary(const std::filesystem::path& build_dir,
+                                               const AssignmentInfo& assignment) {
+  return build_dir / "course" / assignment.dir / (assignment.name + "_profile");
+}
+
+std::vector<std::filesystem::path> Manifest::student_objects(const std::filesystem::path& build_dir,
+                                                             const AssignmentInfo& assignment) {
+  const auto cmake_files = build_dir / "course" / assignment.dir / "CMakeFiles";
+  std::vector<std::filesystem::path> folders{cmake_files / (assignment.name + "_student.dir")};
+  if (std::filesystem::exists(cmake_files / (assignment.name + "_student_cuda.dir")))
+    folders.push_back(cmake_files / (assignment.name + "_student_cuda.dir"));
+  return folders;
 }
 
 }  // namespace rooflab

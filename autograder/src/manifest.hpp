@@ -15,6 +15,7 @@ struct AssignmentInfo {
   std::vector<std::string> student_files;  // relative to dir
   std::vector<std::string> public_tests;   // relative to dir
   bool has_hidden_tests = false;
+  bool has_profile = false;  // a PROFILE program for the report's scaling plots
 };
 
 struct Manifest {
@@ -30,12 +31,15 @@ struct Manifest {
   // code) and the generated worker-side dispatch source.
   std::filesystem::path verdict_binary(const AssignmentInfo& assignment) const;
   std::filesystem::path dispatch_source(const AssignmentInfo& assignment) const;
-  // In a submission's build tree: the worker target, its binary, and the folder
-  // holding the objects compiled from STUDENT_FILES.
+  // In a submission's build tree: the worker target, its binary, and the
+  // folders holding the objects compiled from STUDENT_FILES (the second, where
+  // present, holds the THRUST_FILES' _cuda twins).
   static std::string worker_target(const AssignmentInfo& assignment);
   static std::filesystem::path worker_binary(const std::filesystem::path& build_dir, const AssignmentInfo& assignment);
-  static std::filesystem::path student_objects(const std::filesystem::path& build_dir,
-                                               const AssignmentInfo& assignment);
+  // <name>_profile in a build tree (the submission's, or binary_dir for the reference).
+  static std::filesystem::path profile_binary(const std::filesystem::path& build_dir, const AssignmentInfo& assignment);
+  static std::vector<std::filesystem::path> student_objects(const std::filesystem::path& build_dir,
+                                                            const AssignmentInfo& assignment);
 };
 
 }  // namespace rooflab

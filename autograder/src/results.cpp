@@ -107,17 +107,44 @@ void write_gradescope_json(const GradeResult& result, const std::filesystem::pat
                                {"output", text::truncate(assignment.build_log, 20000)}});
     }
     for (const auto& test : assignment.tests) {
-      json["tests"].push_back(
-          {{"name", test.assignment + ": " + test.outcome.name},
-           {"score", test.score},
-           {"max_score", test.max_score},
-           {"status", test.outcome.status == TestStatus::passed ? "passed" : "failed"},
-           {"visibility", test.visibility},
-           {"tags", {test.assignment, test.group}},
-           {"output", test.outcome.status == TestStatus::passed
-                          ? std::string()
-                          : std::string(to_string(test.outcome.status)) + ": " + test.outcome.message}});
+      nlohmann::json entry = {
+          {"name", test.assignment + ": " + test.outcome.name},
+          {"score", test.score},
+          {"max_score", test.max_score},
+          {"visibility", test.visibility},
+          {"tags", {test.assignment, test.group}},
+          {"output", test.outcome.status == TestStatus::passed
+                         ? std::string()
+                         : std::string(to_string(test.outcome.status)) + ": " + test.outcome.message}};
+      // Gradescope knows passed and failed only; a skipped test (worth 0 of 0) gets neither.
+      if (test.outcome.status != TestStatus::skipped)
+        entry["status"] = test.outcome.status == TestStatus::passed ? "passed" : "failed";
+      json["tests"].push_back(entry);
     }
+  }
+  for (const auto& assignment : result.assignments) {
+    if (assignment.plots.empty() && assignment.plot_notes.empty()) continue;
+    std::string html =
+        "<p>Measured in the sandbox with your code at growing N, beside the reference and its "
+        "estimate. Informational: not scored.</p>";
+    for (const auto& note : assignment.plot_notes) {
+      html += "<p>";
+      html += xml_escape(note);
+      html += "</p>";
+    }
+    for (const auto& plot : assignment.plots) {
+      html += "<p><img alt=\"";
+      html += xml_escape(plot.filename().string());
+      html += "\" src=\"data:image/png;base64,";
+      html += text::base64(text::read_file(path.parent_path() / plot));
+      html += "\"/></p>";
+    }
+    json["tests"].push_back({{"name", assignment.name + ": scaling plots"},
+                             {"score", 0},
+                             {"max_score", 0},
+                             {"visibility", "visible"},
+                             {"output_format", "html"},
+                             {"output", html}});
   }
   text::write_file(path, json.dump(2) + "\n");
 }
@@ -146,6 +173,16 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
          << points(group.max_score) << " |\n";
     }
     md << "\n";
+    if (!assignment.plots.empty() || !assignment.plot_notes.empty()) {
+      md << "### Scaling (informational, not scored)\n\nYour implementations at growing N, measured in the "
+            "sandbox, beside the reference and its estimate";
+      if (!assignment.plot_data.empty())
+        md << " (data: [" << assignment.plot_data.string() << "](" << assignment.plot_data.string() << "))";
+      md << ".\n\n";
+      for (const auto& note : assignment.plot_notes) md << "- " << note << "\n";
+      if (!assignment.plot_notes.empty()) md << "\n";
+      for (const auto& plot : assignment.plots) md << "![" << plot.stem().string() << "](" << plot.string() << ")\n\n";
+    }
     bool heading = false;
     for (const auto& test : assignment.tests) {
       if (test.outcome.status == TestStatus::passed || !assignment.built) continue;

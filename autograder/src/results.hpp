@@ -36,6 +36,10 @@ struct AssignmentResult {
   std::vector<GroupSummary> groups;
   std::vector<GradedTest> tests;
   std::vector<std::string> notes;
+  // Scaling plots (informational, never scored), relative to the report folder.
+  std::vector<std::filesystem::path> plots;
+  std::filesystem::path plot_data;
+  std::vector<std::string> plot_notes;
   double score = 0;
   double max_score = 0;
 };
@@ -54,6 +58,7 @@ struct GradeResult {
 };
 
 // Gradescope's results.json (top-level score, execution_time, output, tests[]).
+// Scaling plots become a zero-point entry whose HTML output embeds the PNGs.
 void write_gradescope_json(const GradeResult& result, const std::filesystem::path& path);
 // Human report: per-assignment tables, failing assertions, build errors, ignored files.
 void write_markdown_report(const GradeResult& result, const std::filesystem::path& path);

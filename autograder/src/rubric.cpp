@@ -82,7 +82,8 @@ Rubric Rubric::load(const std::filesystem::path& path) {
     const std::string where = "group[" + std::to_string(i) + "].";
     const toml::table* table = (*groups)[i].as_table();
     if (!table) reader.fail(where, "must be a table");
-    reader.only_keys(*table, where, {"name", "tests", "points", "visibility", "all_or_nothing", "timeout_s"});
+    reader.only_keys(*table, where,
+                     {"name", "tests", "points", "visibility", "all_or_nothing", "timeout_s", "memory_limit_mb"});
     RubricGroup group;
     group.name = reader.string(*table, "name", where, std::nullopt);
     group.points = reader.positive(*table, "points", where, std::nullopt);
@@ -95,6 +96,7 @@ Rubric Rubric::load(const std::filesystem::path& path) {
       group.all_or_nothing = *value;
     }
     group.timeout_s = reader.positive(*table, "timeout_s", where, 0.0 + rubric.timeout_s);
+    group.memory_limit_mb = reader.positive(*table, "memory_limit_mb", where, 0.0 + rubric.memory_limit_mb);
     const toml::array* tests = table->get_as<toml::array>("tests");
     if (!tests || tests->empty()) reader.fail(where + "tests", "must be a non-empty array of test patterns");
     for (const auto& pattern : *tests) {

@@ -21,6 +21,9 @@ struct RubricGroup {
   std::string visibility = "visible";  // visible | hidden | after_due_date | after_published
   bool all_or_nothing = false;         // else each passing test earns points / tests-in-group
   double timeout_s = 0;                // 0: the rubric's default
+  // Address space of each of the group's test processes. A group may set it
+  // low to grade memory use: the kernel enforces it, student code cannot forge it.
+  double memory_limit_mb = 0;
 };
 
 struct Rubric {

@@ -22,6 +22,9 @@ void write_file(const std::filesystem::path& path, const std::string& contents);
 // At most `limit` bytes of `text`, with a note saying how much was cut.
 std::string truncate(const std::string& text, std::size_t limit);
 
+// RFC 4648 base64 (with padding), for images embedded in HTML reports.
+std::string base64(std::string_view bytes);
+
 // Glob with '*' (any run) and '?' (one char), as gtest filters use.
 bool glob_match(std::string_view pattern, std::string_view text);
 

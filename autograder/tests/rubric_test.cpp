@@ -35,6 +35,7 @@ points = 5
 visibility = "after_due_date"
 all_or_nothing = true
 timeout_s = 1
+memory_limit_mb = 300
 )";
 
 TEST(Rubric, LoadsGroupsWithDefaults) {
@@ -43,6 +44,8 @@ TEST(Rubric, LoadsGroupsWithDefaults) {
   EXPECT_EQ(rubric.groups[0].visibility, "visible");
   EXPECT_EQ(rubric.groups[0].timeout_s, 3);
   EXPECT_EQ(rubric.groups[1].timeout_s, 1);
+  EXPECT_EQ(rubric.groups[0].memory_limit_mb, 2048);  // the rubric's default
+  EXPECT_EQ(rubric.groups[1].memory_limit_mb, 300);
   EXPECT_TRUE(rubric.groups[1].all_or_nothing);
   EXPECT_EQ(rubric.max_score(), 15);
   EXPECT_EQ(rubric.assign({"Pub.A", "Hid.B", "Pub.C"}), (std::vector<std::size_t>{0, 1, 0}));

@@ -24,5 +24,14 @@ TEST(Text, SplitAndTrim) {
   EXPECT_EQ(trim("  x y \n"), "x y");
 }
 
+TEST(Text, Base64PadsToGroupsOfFour) {
+  EXPECT_EQ(base64(""), "");
+  EXPECT_EQ(base64("f"), "Zg==");
+  EXPECT_EQ(base64("fo"), "Zm8=");
+  EXPECT_EQ(base64("foo"), "Zm9v");
+  EXPECT_EQ(base64("foobar"), "Zm9vYmFy");
+  EXPECT_EQ(base64(std::string("\x89PNG\r\n\x1a\n", 8)), "iVBORw0KGgo=");
+}
+
 }  // namespace
 }  // namespace rooflab::text

@@ -9,8 +9,9 @@
 #include "doc_regions.hpp"
 
 namespace rooflab::docs {
-void add_a01_values(Values& values);  // a01_numbers.cpp
-void add_a02_values(Values& values);  // a02_numbers.cpp
+void add_a01_values(Values& values);        // a01_numbers.cpp
+void add_a02_values(Values& values);        // a02_numbers.cpp
+void add_attention_values(Values& values);  // attention_numbers.cpp (a03 and a04)
 }  // namespace rooflab::docs
 
 int main(int argc, char** argv) {
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   rooflab::docs::Values values;
   rooflab::docs::add_a01_values(values);
   rooflab::docs::add_a02_values(values);
+  rooflab::docs::add_attention_values(values);
 
   std::vector<fs::path> files;
   for (const fs::path& dir : {root / "docs", root / "solutions"}) {

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   const fs::path dir = argv[2];
   rooflab::plots::Files files;
   rooflab::plots::add_a02_data(files);
+  rooflab::plots::add_attention_data(files);
 
   int stale = 0;
   if (mode == "--write") fs::create_directories(dir);

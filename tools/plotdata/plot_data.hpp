@@ -13,4 +13,8 @@ using Files = std::map<std::string, std::string>;
 // heat map, and T_compute vs T_memory for the four (B, N) cases.
 void add_a02_data(Files& files);
 
+// a03 and a04's figure: peak extra memory vs N for standard, linear (three
+// forms) and flash attention.
+void add_attention_data(Files& files);
+
 }  // namespace rooflab::plots

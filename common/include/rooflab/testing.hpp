@@ -41,6 +41,36 @@ inline ::testing::AssertionResult ThrowsInvalidArgumentNaming(const std::functio
                                        << "\", nothing was thrown";
 }
 
+// gtest predicate over two equal-length sequences: every element satisfies
+// |actual − expected| <= atol + rtol·|expected| (numpy's allclose), with NaN
+// matching only NaN and an infinity only itself. Reports the worst element.
+template <class Actual, class Expected>
+::testing::AssertionResult AllClose(const char* actual_expr, const char* expected_expr, const char*, const char*,
+                                    const Actual& actual, const Expected& expected, double atol, double rtol) {
+  if (actual.size() != expected.size())
+    return ::testing::AssertionFailure() << actual_expr << " has " << actual.size() << " elements but " << expected_expr
+                                         << " has " << expected.size();
+  double worst = 0;
+  std::size_t where = 0;
+  bool failed = false;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const double a = static_cast<double>(actual[i]), e = static_cast<double>(expected[i]);
+    double excess = std::fabs(a - e) - (atol + rtol * std::fabs(e));
+    if (std::isnan(e) || std::isinf(e)) excess = (a == e || (std::isnan(a) && std::isnan(e))) ? 0 : INFINITY;
+    if (std::isnan(excess)) excess = INFINITY;  // NaN actual against a finite expected
+    if (excess > 0 && (!failed || excess > worst)) {
+      failed = true;
+      worst = excess;
+      where = i;
+    }
+  }
+  if (!failed) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << actual_expr << "[" << where << "] = " << static_cast<double>(actual[where])
+                                       << " but " << expected_expr << "[" << where
+                                       << "] = " << static_cast<double>(expected[where]) << " (atol " << atol
+                                       << ", rtol " << rtol << ")";
+}
+
 // Skips the current test, visibly and with the reason, when `backend` cannot run here.
 #define ROOFLAB_SKIP_UNLESS_AVAILABLE(backend)                                                        \
   do {                                                                                                \
@@ -60,5 +90,7 @@ inline std::uint64_t seed() {
 }  // namespace rooflab::testing
 
 #define EXPECT_REL_NEAR(actual, expected, rel) EXPECT_PRED_FORMAT3(::rooflab::testing::RelNear, actual, expected, rel)
+#define EXPECT_ALL_CLOSE(actual, expected, atol, rtol) \
+  EXPECT_PRED_FORMAT4(::rooflab::testing::AllClose, actual, expected, atol, rtol)
 #define EXPECT_INVALID_ARGUMENT(statement, argument) \
   EXPECT_TRUE(::rooflab::testing::ThrowsInvalidArgumentNaming([&] { (void)(statement); }, argument))

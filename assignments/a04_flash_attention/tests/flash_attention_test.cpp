@@ -1,0 +1,99 @@
+// Public tests, parts 1 and 3: flash attention on every compiled backend
+// against the fp64 reference (rooflab/attention_reference.hpp).
+#include "a04_flash_attention/flash_attention.hpp"
+
+#include <cmath>
+
+#include "rooflab/attention_reference.hpp"
+#include "rooflab/testing.hpp"
+
+namespace a04_flash_attention {
+namespace {
+
+using rooflab::Backend;
+
+// fp32 tolerances against fp64 for inputs ~N(0, 1), d <= 128 (docs/05_flash_attention.md).
+constexpr double kAtol = 1e-5, kRtol = 1e-4;
+
+struct Inputs {
+  Tensor4 q, k, v;
+};
+Inputs inputs(std::int64_t n, std::int64_t d, std::uint64_t seed, float scale = 1.0f) {
+  return {rooflab::random_normal(2, 2, n, d, seed, scale), rooflab::random_normal(2, 2, n, d, seed + 1, scale),
+          rooflab::random_normal(2, 2, n, d, seed + 2)};
+}
+
+class FlashAttention : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override { ROOFLAB_SKIP_UNLESS_AVAILABLE(GetParam()); }
+  FlashResult run(const Inputs& x, const FlashOptions& options) {
+    return flash_attention_on(GetParam(), x.q, x.k, x.v, options);
+  }
+  void expect_matches_reference(const Inputs& x, const FlashOptions& options, double atol = kAtol,
+                                double rtol = kRtol) {
+    const FlashResult result = run(x, options);
+    const auto expected = rooflab::reference::attention(x.q, x.k, x.v, {options.causal, options.keep});
+    EXPECT_EQ(result.output.shape, (std::array<std::int64_t, 4>{x.q.batch(), x.q.heads(), x.q.rows(), x.v.cols()}));
+    EXPECT_ALL_CLOSE(result.output.data, expected.output, atol, rtol);
+    EXPECT_ALL_CLOSE(result.lse, expected.lse, atol, rtol);
+  }
+};
+
+TEST_P(FlashAttention, MatchesTheReference) {
+  const Inputs x = inputs(64, 16, 1);
+  expect_matches_reference(x, {16, 16, false, {}});
+  expect_matches_reference(x, {16, 16, true, {}});
+}
+
+TEST_P(FlashAttention, AnyLengthAndBlockSizes) {
+  // 37 rows are 3 tiles of 16 (the last holds 5) and 5 tiles of 8 keys.
+  const Inputs x = inputs(37, 8, 4);
+  for (const bool causal : {false, true}) {
+    expect_matches_reference(x, {16, 8, causal, {}});
+    expect_matches_reference(x, {1, 37, causal, {}});
+    expect_matches_reference(x, {128, 5, causal, {}});  // tiles larger than the input
+  }
+}
+
+TEST_P(FlashAttention, SingleToken) {
+  const Inputs x = inputs(1, 8, 7);
+  const FlashResult result = run(x, {64, 64, true, {}});
+  EXPECT_ALL_CLOSE(result.output.data, x.v.data, 1e-6, 1e-6);  // one key: its value, weight 1
+  EXPECT_ALL_CLOSE(result.lse, rooflab::reference::attention(x.q, x.k, x.v).lse, kAtol, kRtol);
+}
+
+TEST_P(FlashAttention, LargeLogitsDoNotOverflow) {
+  // Scores in the thousands: exp() of them is inf in fp32; the running max keeps every exponent <= 0.
+  const Inputs x = inputs(40, 4, 10, 40.0f);
+  expect_matches_reference(x, {16, 16, false, {}}, 1e-4, 1e-4);
+}
+
+TEST_P(FlashAttention, FullyMaskedRowsGiveZeroAndMinusInfinity) {
+  Inputs x = inputs(12, 4, 13);
+  std::vector<std::uint8_t> keep(12 * 12, 1);
+  for (std::int64_t j = 0; j < 12; ++j) keep[static_cast<std::size_t>(5 * 12 + j)] = 0;  // row 5 sees nothing
+  for (std::int64_t j = 0; j < 8; ++j) keep[static_cast<std::size_t>(9 * 12 + j)] = 0;   // row 9: only keys 8..11
+  const FlashResult result = run(x, {4, 4, false, keep});
+  for (std::int64_t bh = 0; bh < 4; ++bh) {
+    EXPECT_EQ(result.lse[static_cast<std::size_t>(bh * 12 + 5)], -INFINITY);
+    for (std::int64_t c = 0; c < 4; ++c) EXPECT_EQ(result.output.row(bh, 5)[c], 0.0f);
+  }
+  expect_matches_reference(x, {4, 4, false, keep});
+  expect_matches_reference(x, {4, 4, true, keep});
+}
+
+TEST_P(FlashAttention, RejectsBadInputsAndOptions) {
+  const Inputs x = inputs(8, 4, 1);
+  EXPECT_INVALID_ARGUMENT(run(x, {0, 4, false, {}}), "block_rows");
+  EXPECT_INVALID_ARGUMENT(run(x, {4, -1, false, {}}), "block_cols");
+  EXPECT_INVALID_ARGUMENT(run(x, {4, 4, false, std::vector<std::uint8_t>(7, 1)}), "keep");
+  EXPECT_INVALID_ARGUMENT(run({x.q, rooflab::random_normal(2, 2, 8, 3, 1), x.v}, {}), "k");
+  const Inputs longer_keys{x.q, rooflab::random_normal(2, 2, 9, 4, 1), rooflab::random_normal(2, 2, 9, 4, 1)};
+  EXPECT_INVALID_ARGUMENT(run(longer_keys, {4, 4, true, {}}), "causal");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, FlashAttention, ::testing::ValuesIn(rooflab::compiled_backends()),
+                         [](const auto& info) { return std::string(rooflab::to_string(info.param)); });
+
+}  // namespace
+}  // namespace a04_flash_attention

@@ -1,0 +1,81 @@
+// Hidden tests: standard and linear attention on random shapes drawn from the
+// grader's seed, checked against the fp64 reference.
+#include <random>
+
+#include "a03_attention_memory/a03_attention_memory.hpp"
+#include "rooflab/attention_reference.hpp"
+#include "rooflab/testing.hpp"
+
+namespace a03_attention_memory {
+namespace {
+
+constexpr double kAtol = 1e-5, kRtol = 1e-4;
+
+struct Case {
+  Tensor4 q, k, v;
+};
+
+// B, H in 1..3, N and M in 1..70, d and d_v in 1..40, all independent.
+Case random_case(std::mt19937_64& engine, bool same_length) {
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(engine);
+  };
+  const std::int64_t b = pick(1, 3), h = pick(1, 3), n = pick(1, 70), d = pick(1, 40), dv = pick(1, 40);
+  const std::int64_t m = same_length ? n : pick(1, 70);
+  const std::uint64_t seed = engine();
+  return {rooflab::random_normal(b, h, n, d, seed), rooflab::random_normal(b, h, m, d, seed + 1),
+          rooflab::random_normal(b, h, m, dv, seed + 2)};
+}
+
+TEST(StandardHidden, RandomShapesOnEveryCpuBackend) {
+  std::mt19937_64 engine(rooflab::testing::seed());
+  for (int trial = 0; trial < 12; ++trial) {
+    const bool causal = trial % 2 == 1;
+    const Case x = random_case(engine, causal);
+    const auto expected = rooflab::reference::attention(x.q, x.k, x.v, {causal, {}});
+    for (const rooflab::Backend backend : {rooflab::Backend::cpu, rooflab::Backend::thrust}) {
+      const AttentionResult result = standard_attention_on(backend, x.q, x.k, x.v, causal);
+      EXPECT_ALL_CLOSE(result.output.data, expected.output, kAtol, kRtol)
+          << to_string(backend) << " trial " << trial << (causal ? " causal" : "");
+      EXPECT_EQ(result.weights.shape, (std::array<std::int64_t, 4>{x.q.batch(), x.q.heads(), x.q.rows(), x.k.rows()}));
+    }
+  }
+}
+
+TEST(StandardHidden, ExtremeLogitsAndSingleToken) {
+  const Tensor4 q = rooflab::random_normal(1, 2, 33, 8, rooflab::testing::seed(), 200.0f);
+  const Tensor4 k = rooflab::random_normal(1, 2, 33, 8, rooflab::testing::seed() + 1, 200.0f);
+  const Tensor4 v = rooflab::random_normal(1, 2, 33, 8, rooflab::testing::seed() + 2);
+  EXPECT_ALL_CLOSE(standard_attention(q, k, v, true).output.data,
+                   rooflab::reference::attention(q, k, v, {true, {}}).output, 1e-4, 1e-3);
+  const Tensor4 one = rooflab::random_normal(1, 1, 1, 5, 3);
+  const AttentionResult single = standard_attention(one, one, one, true);
+  EXPECT_EQ(single.weights.data, std::vector<float>{1.0f});
+  EXPECT_ALL_CLOSE(single.output.data, one.data, 1e-6, 1e-6);
+}
+
+TEST(LinearHidden, RandomShapesAgreeWithTheDirectFormula) {
+  std::mt19937_64 engine(rooflab::testing::seed() ^ 0x51ull);
+  for (int trial = 0; trial < 8; ++trial) {
+    const Case cross = random_case(engine, false);
+    EXPECT_ALL_CLOSE(linear_attention(cross.q, cross.k, cross.v).data,
+                     rooflab::reference::linear_attention(cross.q, cross.k, cross.v, false, kLinearAttentionEps), kAtol,
+                     kRtol)
+        << "trial " << trial;
+    const Case self = random_case(engine, true);
+    const auto causal = rooflab::reference::linear_attention(self.q, self.k, self.v, true, kLinearAttentionEps);
+    EXPECT_ALL_CLOSE(causal_linear_attention_cumsum(self.q, self.k, self.v).data, causal, kAtol, kRtol);
+    EXPECT_ALL_CLOSE(causal_linear_attention_recurrent(self.q, self.k, self.v).data, causal, kAtol, kRtol);
+  }
+}
+
+TEST(LinearHidden, LastCausalRowEqualsBidirectional) {
+  // The last query sees every key, so both forms give the bidirectional answer there.
+  const Tensor4 q = rooflab::random_normal(1, 1, 30, 6, 11), k = rooflab::random_normal(1, 1, 30, 6, 12),
+                v = rooflab::random_normal(1, 1, 30, 6, 13);
+  const Tensor4 causal = causal_linear_attention_recurrent(q, k, v), full = linear_attention(q, k, v);
+  for (std::int64_t c = 0; c < 6; ++c) EXPECT_NEAR(causal.row(0, 29)[c], full.row(0, 29)[c], 1e-5);
+}
+
+}  // namespace
+}  // namespace a03_attention_memory

@@ -1,0 +1,57 @@
+#include "scaling_plots.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "text.hpp"
+
+namespace rooflab {
+namespace {
+
+TEST(ScalingPlots, ParsesRowsAndKeepsOtherLinesAsMessages) {
+  std::vector<std::string> messages;
+  const auto rows = parse_profile(
+      "method,seq_len,seconds,peak_bytes,estimated_bytes\nstandard,128,0.5,1024,1000\n"
+      "flash at N=256: not implemented\nlinear,256,1e-3,2.5e6,0\n",
+      messages);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].method, "standard");
+  EXPECT_EQ(rows[0].seq_len, 128);
+  EXPECT_EQ(rows[1].peak_bytes, 2.5e6);
+  EXPECT_EQ(messages, std::vector<std::string>{"flash at N=256: not implemented"});
+}
+
+TEST(ScalingPlots, RefusesRowsThatCouldReachTheGnuplotScript) {
+  // Student code prints the submission's rows: only plain names and finite numbers pass.
+  std::vector<std::string> messages;
+  const auto rows = parse_profile(
+      "x' ; system 'rm -rf /,128,1,1,1\nstandard,nan,1,1,1\nstandard,128,1,inf,1\nStandard,1,1,1,1\nstandard,1,1,1\n",
+      messages);
+  EXPECT_TRUE(rows.empty());
+  EXPECT_EQ(messages.size(), 5u);
+}
+
+TEST(ScalingPlots, WritesOnlyMethodsTheReferenceKnows) {
+  const auto dir = std::filesystem::temp_directory_path() / ("rooflab-plots-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::vector<ProfileRow> reference{{"flash", 128, 0.1, 100, 90}, {"flash", 256, 0.2, 200, 180}};
+  const std::vector<ProfileRow> submission{{"flash", 128, 0.3, 400, 0}, {"other", 128, 1, 1, 1}};
+  const ScalingFigures figures = render_scaling_plots("a04", submission, reference, dir, dir);
+  const std::string csv = text::read_file(dir / figures.csv);
+  EXPECT_NE(csv.find("submission,flash,128,0.3,400,0"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("reference,flash,256,0.2,200,180"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("other"), std::string::npos) << csv;
+  // With gnuplot, two PNGs; without it, a note that says how to get them.
+  if (figures.images.empty()) {
+    ASSERT_EQ(figures.notes.size(), 1u);
+    EXPECT_NE(figures.notes[0].find("gnuplot"), std::string::npos);
+  } else {
+    EXPECT_EQ(figures.images.size(), 2u);
+    for (const auto& image : figures.images) EXPECT_TRUE(std::filesystem::exists(dir / image));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace rooflab

@@ -1,0 +1,78 @@
+// Tensor4: the (batch, heads, rows, cols) fp32 tensors the attention labs pass
+// around. Plain data (an aggregate of a shape and a row-major vector), so the
+// grader's wire codec carries it between processes without a declaration.
+//
+// C++17 on purpose: the Thrust sources that include it are also compiled by nvcc.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rooflab {
+
+struct Tensor4 {
+  // {batch, heads, rows, cols}: Q, K, V and outputs are (B, H, N, d); weights (B, H, N, N).
+  std::array<std::int64_t, 4> shape{};
+  std::vector<float> data;  // row-major: element (b, h, i, j) at ((b*H + h)*rows + i)*cols + j
+
+  std::int64_t batch() const { return shape[0]; }
+  std::int64_t heads() const { return shape[1]; }
+  std::int64_t rows() const { return shape[2]; }
+  std::int64_t cols() const { return shape[3]; }
+  // Number of (b, h) matrices, and the elements of each.
+  std::int64_t matrices() const { return shape[0] * shape[1]; }
+  std::int64_t matrix_size() const { return shape[2] * shape[3]; }
+
+  // Row i of matrix bh (bh = b*H + h).
+  float* row(std::int64_t bh, std::int64_t i) { return data.data() + (bh * rows() + i) * cols(); }
+  const float* row(std::int64_t bh, std::int64_t i) const { return data.data() + (bh * rows() + i) * cols(); }
+  float& at(std::int64_t b, std::int64_t h, std::int64_t i, std::int64_t j) { return row(b * heads() + h, i)[j]; }
+  float at(std::int64_t b, std::int64_t h, std::int64_t i, std::int64_t j) const { return row(b * heads() + h, i)[j]; }
+};
+
+// A zero tensor of the given shape.
+inline Tensor4 zeros(std::int64_t batch, std::int64_t heads, std::int64_t rows, std::int64_t cols) {
+  Tensor4 tensor{{batch, heads, rows, cols}, {}};
+  tensor.data.assign(static_cast<std::size_t>(batch * heads * rows * cols), 0.0f);
+  return tensor;
+}
+
+// Standard-normal entries times `scale`, reproducible from `seed`.
+inline Tensor4 random_normal(std::int64_t batch, std::int64_t heads, std::int64_t rows, std::int64_t cols,
+                             std::uint64_t seed, float scale = 1.0f) {
+  Tensor4 tensor = zeros(batch, heads, rows, cols);
+  std::mt19937_64 engine(seed);
+  std::normal_distribution<float> normal(0.0f, scale);
+  for (float& x : tensor.data) x = normal(engine);
+  return tensor;
+}
+
+// Throws std::invalid_argument naming `name` unless `tensor` has four positive
+// dimensions and exactly as many elements as they multiply to.
+inline void require_well_formed(const Tensor4& tensor, const char* name) {
+  for (const std::int64_t extent : tensor.shape)
+    if (extent <= 0) throw std::invalid_argument(std::string(name) + ": every dimension must be positive");
+  const std::int64_t elements = tensor.matrices() * tensor.matrix_size();
+  if (static_cast<std::int64_t>(tensor.data.size()) != elements)
+    throw std::invalid_argument(std::string(name) + ": holds " + std::to_string(tensor.data.size()) +
+                                " values but its shape needs " + std::to_string(elements));
+}
+
+// Checks Q (B,H,N,d), K (B,H,M,d) and V (B,H,M,dv) for attention, naming the
+// tensor that does not fit.
+inline void require_attention_inputs(const Tensor4& q, const Tensor4& k, const Tensor4& v) {
+  require_well_formed(q, "q");
+  require_well_formed(k, "k");
+  require_well_formed(v, "v");
+  if (k.batch() != q.batch() || k.heads() != q.heads() || k.cols() != q.cols())
+    throw std::invalid_argument("k: batch, heads and head_dim must match q's");
+  if (v.batch() != q.batch() || v.heads() != q.heads() || v.rows() != k.rows())
+    throw std::invalid_argument("v: batch, heads and length must match k's");
+}
+
+}  // namespace rooflab
