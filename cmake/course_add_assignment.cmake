@@ -22,6 +22,9 @@
 #   <name>_verdict       public + hidden tests linked with NO student code: each
 #                        contract call goes to a worker (reference build only)
 #   <name>_worker        the student code serving those calls
+# The course's own objects (provided files, the worker's dispatch, the profile's
+# main) also go into the grading kit (cmake/grading_kit.cmake), so that grading
+# a submission compiles only its STUDENT_FILES.
 # and records the assignment in the build's manifest (rooflab_manifest.json),
 # the one list the grader and release tools read.
 function(course_add_assignment name)
@@ -41,31 +44,41 @@ function(course_add_assignment name)
 
   # Student and provided code as separate objects: the grader's verdict binary
   # takes the provided objects without the student's.
-  _course_add_objects(${name}_student ${arg_STUDENT_FILES})
+  add_library(${name}_student OBJECT ${arg_STUDENT_FILES})
+  _course_object_settings(${name}_student)
   set(student_objects "$<TARGET_OBJECTS:${name}_student>")
   if(arg_THRUST_FILES)
     _course_add_thrust_twins(${name} "${arg_STUDENT_FILES}" ${arg_THRUST_FILES})
     list(APPEND student_objects "$<TARGET_OBJECTS:${name}_student_cuda>")
   endif()
   add_library(${name} STATIC ${student_objects})
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
   if(arg_PROVIDED_FILES)
-    _course_add_objects(${name}_provided ${arg_PROVIDED_FILES})
-    target_sources(${name} PRIVATE $<TARGET_OBJECTS:${name}_provided>)
+    # The same for every submission: compiled once, into the grading kit.
+    rooflab_kit_object_library(${name}_provided ${arg_PROVIDED_FILES})
+    _course_object_settings(${name}_provided)
+    rooflab_kit_objects(${name}_provided provided_objects)
+    target_sources(${name} PRIVATE ${provided_objects})
   endif()
   target_include_directories(${name} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/include")
   target_link_libraries(${name} PUBLIC rooflab::common PRIVATE rooflab::warnings)
 
-  _course_add_test_binary(${name}_public_tests ${name} "${name}.public." ${arg_PUBLIC_TESTS})
+  # Each test source compiles once: the same objects link with the student's
+  # code into the test binaries, and with the RPC client into the verdict.
+  _course_add_test_objects(${name}_public_test_objects ${arg_PUBLIC_TESTS})
+  set(test_objects "$<TARGET_OBJECTS:${name}_public_test_objects>")
+  _course_add_test_binary(${name}_public_tests ${name} "${name}.public." "${test_objects}")
 
   set(hidden_sources "")
   if(ROOFLAB_HIDDEN_TESTS_DIR)
     file(GLOB hidden_sources CONFIGURE_DEPENDS "${ROOFLAB_HIDDEN_TESTS_DIR}/${name}/tests/*.cpp")
     if(hidden_sources)
-      _course_add_test_binary(${name}_hidden_tests ${name} "${name}.hidden."
-                              ${arg_PUBLIC_TESTS} ${hidden_sources})
+      _course_add_test_objects(${name}_hidden_test_objects ${hidden_sources})
+      list(APPEND test_objects "$<TARGET_OBJECTS:${name}_hidden_test_objects>")
+      _course_add_test_binary(${name}_hidden_tests ${name} "${name}.hidden." "${test_objects}")
     endif()
   endif()
-  _course_add_rpc_targets(${name} "${arg_PUBLIC_TESTS};${hidden_sources}" "${student_objects}")
+  _course_add_rpc_targets(${name} "${test_objects}" "${student_objects}")
 
   foreach(example IN LISTS arg_EXAMPLES)
     get_filename_component(stem "${example}" NAME_WE)
@@ -75,9 +88,14 @@ function(course_add_assignment name)
 
   set(has_profile false)
   if(arg_PROFILE)
-    # Links the memory tracker: the profile measures peak heap bytes.
-    add_executable(${name}_profile ${arg_PROFILE})
-    target_link_libraries(${name}_profile PRIVATE ${name} rooflab::memory_tracker rooflab::warnings)
+    # Links the memory tracker: the profile measures peak heap bytes. Its own
+    # code is the course's, so it comes precompiled from the grading kit.
+    rooflab_kit_object_library(${name}_profile_main ${arg_PROFILE})
+    target_link_libraries(${name}_profile_main PRIVATE ${name} rooflab::memory_tracker rooflab::warnings)
+    rooflab_kit_objects(${name}_profile_main profile_objects)
+    add_executable(${name}_profile ${profile_objects})
+    set_target_properties(${name}_profile PROPERTIES LINKER_LANGUAGE CXX)
+    target_link_libraries(${name}_profile PRIVATE ${name} rooflab::memory_tracker)
     set(has_profile true)
   endif()
 
@@ -114,18 +132,16 @@ function(_course_add_thrust_twins name student_files)
   endif()
 endfunction()
 
-function(_course_add_objects target)
-  add_library(${target} OBJECT ${ARGN})
+function(_course_object_settings target)
   target_include_directories(${target} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/include")
   # The OpenMP device system for any Thrust code among them (THRUST_FILES).
   target_link_libraries(${target} PUBLIC rooflab::common PRIVATE rooflab::warnings rooflab_thrust_omp)
 endfunction()
 
 # The reference build (tools on) reads the contract from its own student objects
-# and generates both sides of it; a staged submission build receives the worker
-# side in ROOFLAB_RPC_DISPATCH_DIR and builds only the worker.
-function(_course_add_rpc_targets name tests student_objects)
-  set(dispatch "")
+# and generates both sides of it. The worker side, compiled, goes into the
+# grading kit: a grading build links it with the submission's objects.
+function(_course_add_rpc_targets name test_objects student_objects)
   if(ROOFLAB_BUILD_TOOLS)
     set(client "${CMAKE_CURRENT_BINARY_DIR}/${name}_rpc_client.cpp")
     set(dispatch "${CMAKE_CURRENT_BINARY_DIR}/${name}_rpc_dispatch.cpp")
@@ -139,7 +155,7 @@ function(_course_add_rpc_targets name tests student_objects)
     # One target owns the generated sources: with two consumers and no owner,
     # Makefile builds would run the command twice at once, racing on its files.
     add_custom_target(${name}_contract DEPENDS "${client}" "${dispatch}")
-    add_executable(${name}_verdict ${tests} "${client}")
+    add_executable(${name}_verdict ${test_objects} "${client}")
     add_dependencies(${name}_verdict ${name}_contract)
     if(TARGET ${name}_provided)
       target_sources(${name}_verdict PRIVATE $<TARGET_OBJECTS:${name}_provided>)
@@ -147,20 +163,28 @@ function(_course_add_rpc_targets name tests student_objects)
     target_include_directories(${name}_verdict PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/include")
     target_link_libraries(${name}_verdict PRIVATE rooflab_rpc_client rooflab::testing GTest::gtest_main
                                                   rooflab::warnings)
-  elseif(ROOFLAB_RPC_DISPATCH_DIR)
-    set(dispatch "${ROOFLAB_RPC_DISPATCH_DIR}/${name}_rpc_dispatch.cpp")
+    rooflab_kit_object_library(${name}_dispatch "${dispatch}")
+    add_dependencies(${name}_dispatch ${name}_contract)
+    target_link_libraries(${name}_dispatch PRIVATE ${name} rooflab_rpc_worker rooflab::warnings)
+  elseif(NOT ROOFLAB_GRADING_KIT_DIR)
+    return()  # a build without the tools and not grading: no contract, no worker
   endif()
-  if(dispatch)
-    add_executable(${name}_worker "${dispatch}")
-    if(TARGET ${name}_contract)
-      add_dependencies(${name}_worker ${name}_contract)
-    endif()
-    target_link_libraries(${name}_worker PRIVATE ${name} rooflab_rpc_worker rooflab::warnings)
-  endif()
+  rooflab_kit_objects(${name}_dispatch dispatch_objects)
+  add_executable(${name}_worker ${dispatch_objects})
+  set_target_properties(${name}_worker PROPERTIES LINKER_LANGUAGE CXX)
+  target_link_libraries(${name}_worker PRIVATE ${name} rooflab_rpc_worker)
 endfunction()
 
-function(_course_add_test_binary target library prefix)
-  add_executable(${target} ${ARGN})
+# Compiled against the contract's headers only: which code answers the calls is
+# decided when linking.
+function(_course_add_test_objects target)
+  add_library(${target} OBJECT ${ARGN})
+  target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/include")
+  target_link_libraries(${target} PRIVATE rooflab::testing rooflab::warnings)
+endfunction()
+
+function(_course_add_test_binary target library prefix test_objects)
+  add_executable(${target} ${test_objects})
   target_link_libraries(${target} PRIVATE ${library} rooflab::testing GTest::gtest_main rooflab::warnings)
   gtest_discover_tests(${target} TEST_PREFIX "${prefix}" DISCOVERY_MODE PRE_TEST
                        PROPERTIES TIMEOUT 60)
@@ -208,6 +232,9 @@ function(rooflab_write_manifest)
     set(with_cuda true)
   endif()
   string(JSON manifest SET "${manifest}" with_cuda ${with_cuda})
+  # Grading builds compile student Thrust code against the same Thrust as the
+  # objects in the grading kit.
+  string(JSON manifest SET "${manifest}" thrust_dir "\"${Thrust_DIR}\"")
   string(JSON manifest SET "${manifest}" assignments "${assignments}")
   file(WRITE "${PROJECT_BINARY_DIR}/rooflab_manifest.json" "${manifest}\n")
 endfunction()

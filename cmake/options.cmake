@@ -14,5 +14,5 @@ set(ROOFLAB_HIDDEN_TESTS_DIR "" CACHE PATH
 option(ROOFLAB_BUILD_TOOLS "Build the instructor tools: grader, release, docs checker" ON)
 option(ROOFLAB_NATIVE "Compile C++ for this machine's CPU (-march=native; see cmake/cpu.cmake)" ON)
 option(ROOFLAB_ENABLE_CUDA "Compile CUDA sources when nvcc is found (OFF proves the CPU-only build)" ON)
-set(ROOFLAB_RPC_DISPATCH_DIR "" CACHE PATH
-    "Folder of generated <assignment>_rpc_dispatch.cpp files: the grader sets it to build a submission's workers")
+set(ROOFLAB_GRADING_KIT_DIR "" CACHE PATH
+    "A reference build's grading_kit/ (cmake/grading_kit.cmake): the grader sets it to build a submission's workers")

@@ -279,13 +279,13 @@ GradeResult run_grade(const GradeOptions& options) {
   sandbox.hand_over(build);
   std::cout << "configuring the staged course (CUDA " << (use_cuda ? "on" : "off") << ", "
             << (sandbox.isolated() ? "sandboxed" : "NOT sandboxed") << ")\n";
-  const ProcessResult configure =
-      run_build_step(sandbox,
-                     {"cmake", "-S", staged.root.string(), "-B", build.string(), "-DCMAKE_BUILD_TYPE=Release",
-                      "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
-                      "-DROOFLAB_RPC_DISPATCH_DIR=" + (staged.root / "rpc").string(), "-DROOFLAB_BUILD_TOOLS=OFF",
-                      std::string("-DROOFLAB_ENABLE_CUDA=") + (use_cuda ? "ON" : "OFF")},
-                     staged, build, logs / "configure.log", kConfigureTimeout_s, use_cuda);
+  const ProcessResult configure = run_build_step(
+      sandbox,
+      {"cmake", "-S", staged.root.string(), "-B", build.string(), "-DCMAKE_BUILD_TYPE=Release",
+       "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
+       "-DROOFLAB_GRADING_KIT_DIR=" + (staged.root / "kit").string(), "-DThrust_DIR=" + manifest.thrust_dir.string(),
+       "-DROOFLAB_BUILD_TOOLS=OFF", std::string("-DROOFLAB_ENABLE_CUDA=") + (use_cuda ? "ON" : "OFF")},
+      staged, build, logs / "configure.log", kConfigureTimeout_s, use_cuda);
   if (!configure.succeeded())
     throw std::runtime_error("the staged course does not configure (a course problem, not the student's); see " +
                              (logs / "configure.log").string() + "\n" + configure.output);

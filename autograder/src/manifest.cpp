@@ -27,6 +27,7 @@ Manifest Manifest::load(const std::filesystem::path& path) {
     manifest.source_dir = get(json, "source_dir").get<std::string>();
     manifest.binary_dir = get(json, "binary_dir").get<std::string>();
     manifest.with_cuda = get(json, "with_cuda").get<bool>();
+    manifest.thrust_dir = get(json, "thrust_dir").get<std::string>();
     for (const auto& entry : get(json, "assignments")) {
       AssignmentInfo assignment;
       assignment.name = get(entry, "name").get<std::string>();
@@ -47,9 +48,7 @@ std::filesystem::path Manifest::verdict_binary(const AssignmentInfo& assignment)
   return binary_dir / "course" / assignment.dir / (assignment.name + "_verdict");
 }
 
-std::filesystem::path Manifest::dispatch_source(const AssignmentInfo& assignment) const {
-  return binary_dir / "course" / assignment.dir / (assignment.name + "_rpc_dispatch.cpp");
-}
+std::filesystem::path Manifest::grading_kit() const { return binary_dir / "grading_kit"; }
 
 std::string Manifest::worker_target(const AssignmentInfo& assignment) { return assignment.name + "_worker"; }
 

@@ -22,15 +22,17 @@ struct Manifest {
   std::filesystem::path source_dir;  // repository root (cmake/, common/, assignments/, autograder/)
   std::filesystem::path binary_dir;  // the reference build that wrote this manifest
   bool with_cuda = false;
+  std::filesystem::path thrust_dir;  // the Thrust CMake package the reference build used
   std::vector<AssignmentInfo> assignments;
 
   // Throws std::runtime_error naming the file and the missing or mistyped field.
   static Manifest load(const std::filesystem::path& path);
 
   // The reference build's verdict binary (public + hidden tests, no student
-  // code) and the generated worker-side dispatch source.
+  // code), and its grading kit: the course's own compiled objects that every
+  // submission's worker links (cmake/grading_kit.cmake).
   std::filesystem::path verdict_binary(const AssignmentInfo& assignment) const;
-  std::filesystem::path dispatch_source(const AssignmentInfo& assignment) const;
+  std::filesystem::path grading_kit() const;
   // In a submission's build tree: the worker target, its binary, and the
   // folders holding the objects compiled from STUDENT_FILES (the second, where
   // present, holds the THRUST_FILES' _cuda twins).

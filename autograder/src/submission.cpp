@@ -179,15 +179,14 @@ StagedSubmission stage_submission(const Manifest& manifest, const fs::path& file
   // The student template, not solutions/: every non-student file is the course's own.
   copy_tree(source / "assignments", stage / "assignments");
 
+  // The course's compiled objects, the worker's half of the contract among
+  // them; hidden tests stay out of the stage.
+  if (!fs::exists(manifest.grading_kit()))
+    throw std::runtime_error(manifest.grading_kit().string() + " is missing: build the reference first (./lab build)");
+  copy_tree(manifest.grading_kit(), stage / "kit");
+
   std::set<fs::path> used;
   for (const AssignmentInfo& assignment : manifest.assignments) {
-    // The worker's half of the contract; hidden tests stay out of the stage.
-    const fs::path dispatch = manifest.dispatch_source(assignment);
-    if (!fs::exists(dispatch))
-      throw std::runtime_error(dispatch.string() + " is missing: build the reference first (./lab build)");
-    fs::create_directories(stage / "rpc");
-    fs::copy_file(dispatch, stage / "rpc" / dispatch.filename(), fs::copy_options::overwrite_existing);
-
     const auto found = find_assignment(files, assignment.name);
     for (const std::string& file : assignment.student_files) {
       const fs::path from = found ? *found / file : fs::path();

@@ -39,10 +39,10 @@ inline constexpr std::size_t kMaxZipEntries = 10000;
 std::filesystem::path unpack_submission(const std::filesystem::path& submission, const std::filesystem::path& scratch,
                                         const Sandbox& sandbox);
 
-// Copies the course skeleton from manifest.source_dir into `stage` (the
-// student template assignments/ plus hidden tests), then lays the submission's
-// STUDENT_FILES over it, and the workers' generated dispatch sources into
-// rpc/. Hidden tests are never staged. Nothing is ever written into `files`.
+// Copies the course skeleton from manifest.source_dir into `stage` (the build
+// files, common/ and the student template assignments/) and the reference
+// build's grading kit into kit/, then lays the submission's STUDENT_FILES over
+// it. Hidden tests are never staged. Nothing is ever written into `files`.
 StagedSubmission stage_submission(const Manifest& manifest, const std::filesystem::path& files,
                                   const std::filesystem::path& stage);
 

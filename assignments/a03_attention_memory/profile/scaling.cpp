@@ -11,27 +11,8 @@
 #include "a03_attention_memory/a03_attention_memory.hpp"
 #include "rooflab/memory_tracker.hpp"
 
-namespace {
-
-using namespace a03_attention_memory;
-
-const char* name(Method method) {
-  switch (method) {
-    case Method::standard:
-      return "standard";
-    case Method::linear:
-      return "linear";
-    case Method::linear_causal_cumsum:
-      return "linear_causal_cumsum";
-    case Method::linear_causal_recurrent:
-      return "linear_causal_recurrent";
-  }
-  return "?";
-}
-
-}  // namespace
-
 int main() {
+  using namespace a03_attention_memory;
   std::printf("method,seq_len,seconds,peak_bytes,estimated_bytes\n");
   for (const Method method : {Method::standard, Method::linear, Method::linear_causal_recurrent}) {
     for (std::int64_t n = 128; n <= 2048; n *= 2) {
@@ -46,11 +27,11 @@ int main() {
           estimated = estimate_memory(method, {1, 1, n, 64}, Dtype::fp32).peak_extra;
         } catch (const std::exception&) {
         }
-        std::printf("%s,%lld,%.6g,%zu,%.0f\n", name(method), static_cast<long long>(n), seconds,
+        std::printf("%s,%lld,%.6g,%zu,%.0f\n", to_string(method), static_cast<long long>(n), seconds,
                     measured.peak_extra_bytes, estimated);
         std::fflush(stdout);
       } catch (const std::exception& error) {
-        std::fprintf(stderr, "%s at N=%lld: %s\n", name(method), static_cast<long long>(n), error.what());
+        std::fprintf(stderr, "%s at N=%lld: %s\n", to_string(method), static_cast<long long>(n), error.what());
         break;  // larger N would fail the same way
       }
     }

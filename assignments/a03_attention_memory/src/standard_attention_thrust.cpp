@@ -10,7 +10,6 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <cmath>
-#include <stdexcept>
 
 #include "a03_attention_memory/standard_attention.hpp"
 #include "rooflab/not_implemented.hpp"

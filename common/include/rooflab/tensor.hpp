@@ -31,8 +31,6 @@ struct Tensor4 {
   // Row i of matrix bh (bh = b*H + h).
   float* row(std::int64_t bh, std::int64_t i) { return data.data() + (bh * rows() + i) * cols(); }
   const float* row(std::int64_t bh, std::int64_t i) const { return data.data() + (bh * rows() + i) * cols(); }
-  float& at(std::int64_t b, std::int64_t h, std::int64_t i, std::int64_t j) { return row(b * heads() + h, i)[j]; }
-  float at(std::int64_t b, std::int64_t h, std::int64_t i, std::int64_t j) const { return row(b * heads() + h, i)[j]; }
 };
 
 // A zero tensor of the given shape.

@@ -15,11 +15,10 @@ int main() {
 
   std::printf("peak extra memory in MiB, measured vs estimated (B=1, H=1, d=64, fp32):\n");
   std::printf("  %-24s %6s %9s %9s\n", "method", "N", "measured", "estimated");
-  const char* const names[] = {"standard", "linear", "linear_causal_cumsum", "linear_causal_recurrent"};
   for (const Method method :
        {Method::standard, Method::linear, Method::linear_causal_cumsum, Method::linear_causal_recurrent}) {
     for (const ScalingPoint& point : profile_memory_scaling(method, {1, 1, 0, 64}, {512, 1024}, 1))
-      std::printf("  %-24s %6lld %9.2f %9.2f\n", names[static_cast<int>(method)], static_cast<long long>(point.seq_len),
+      std::printf("  %-24s %6lld %9.2f %9.2f\n", to_string(method), static_cast<long long>(point.seq_len),
                   point.measured_bytes / (1 << 20), point.estimated_bytes / (1 << 20));
   }
   return 0;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 
 #include "rooflab/not_implemented.hpp"
 
@@ -12,8 +11,7 @@ namespace a03_attention_memory {
 
 AttentionResult standard_attention(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) {
   // BEGIN SOLUTION
-  rooflab::require_attention_inputs(q, k, v);
-  if (causal && q.rows() != k.rows()) throw std::invalid_argument("causal: needs as many queries as keys");
+  require_valid(q, k, v, causal);
   const std::int64_t matrices = q.matrices(), n = q.rows(), m = k.rows(), d = q.cols(), dv = v.cols();
   const float scale = 1.0f / std::sqrt(static_cast<float>(d));
   constexpr float minus_infinity = -std::numeric_limits<float>::infinity();

@@ -10,7 +10,6 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <cmath>
-#include <stdexcept>
 
 #include "a03_attention_memory/standard_attention.hpp"
 #include "rooflab/not_implemented.hpp"
@@ -68,8 +67,7 @@ struct AttentionRow {
 
 AttentionResult standard_attention_thrust(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) {
   // BEGIN SOLUTION
-  rooflab::require_attention_inputs(q, k, v);
-  if (causal && q.rows() != k.rows()) throw std::invalid_argument("causal: needs as many queries as keys");
+  require_valid(q, k, v, causal);
   const thrust::device_vector<float> dq(q.data.begin(), q.data.end());
   const thrust::device_vector<float> dk(k.data.begin(), k.data.end());
   const thrust::device_vector<float> dv(v.data.begin(), v.data.end());

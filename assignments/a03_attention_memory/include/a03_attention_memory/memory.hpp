@@ -11,6 +11,21 @@ namespace a03_attention_memory {
 using rooflab::Tensor4;
 
 enum class Method { standard, linear, linear_causal_cumsum, linear_causal_recurrent };
+
+// The name printed in tables and the profile's CSV: the enumerator's own.
+inline const char* to_string(Method method) {
+  switch (method) {
+    case Method::standard:
+      return "standard";
+    case Method::linear:
+      return "linear";
+    case Method::linear_causal_cumsum:
+      return "linear_causal_cumsum";
+    case Method::linear_causal_recurrent:
+      return "linear_causal_recurrent";
+  }
+  return "?";
+}
 enum class Dtype { fp32, fp16, bf16 };
 
 inline double bytes_per_element(Dtype dtype) { return dtype == Dtype::fp32 ? 4.0 : 2.0; }

@@ -34,6 +34,13 @@ AttentionResult standard_attention(const Tensor4& q, const Tensor4& k, const Ten
 AttentionResult standard_attention_thrust(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 AttentionResult standard_attention_thrust_cuda(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
+// The input checks both implementations share (provided): throws
+// std::invalid_argument naming q, k, v or causal.
+inline void require_valid(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) {
+  rooflab::require_attention_inputs(q, k, v);
+  if (causal && q.rows() != k.rows()) throw std::invalid_argument("causal: needs as many queries as keys");
+}
+
 // The three implementations behind one switch, so that tests are written once
 // and run for every compiled backend (cpu: standard_attention).
 inline AttentionResult standard_attention_on(rooflab::Backend backend, const Tensor4& q, const Tensor4& k,
