@@ -22,11 +22,11 @@
 #   <name>_verdict       public + hidden tests linked with NO student code: each
 #                        contract call goes to a worker (reference build only)
 #   <name>_worker        the student code serving those calls
-# The course's own objects (provided files, the worker's dispatch, the profile's
-# main) also go into the grading kit (cmake/grading_kit.cmake), so that grading
-# a submission compiles only its STUDENT_FILES.
 # and records the assignment in the build's manifest (rooflab_manifest.json),
-# the one list the grader and release tools read.
+# the one list the grader and release tools read. The course's own objects
+# (provided files, the worker's dispatch, the profile's main) also go into the
+# grading kit (cmake/grading_kit.cmake), so that grading a submission compiles
+# only its STUDENT_FILES.
 function(course_add_assignment name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "STUDENT_FILES;PROVIDED_FILES;PUBLIC_TESTS;EXAMPLES;THRUST_FILES;PROFILE")
   if(arg_UNPARSED_ARGUMENTS)
