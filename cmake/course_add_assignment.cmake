@@ -17,7 +17,9 @@
 #   <name>               static library of the student and provided sources
 #   <name>_public_tests  public tests (ctest names "<name>.public.<Suite>.<Test>")
 #   <name>_hidden_tests  public + hidden tests when ROOFLAB_HIDDEN_TESTS_DIR has
-#                        <name>/tests/*.cpp (ctest names "<name>.hidden....")
+#                        <name>/tests/*.cpp (ctest names "<name>.hidden...."),
+#                        and in the reference build a ctest entry running them
+#                        for seeds 1..ROOFLAB_SEED_SWEEP
 # and, for the grader's two-process path (rooflab/rpc.hpp, autograder/README.md):
 #   <name>_verdict       public + hidden tests linked with NO student code: each
 #                        contract call goes to a worker (reference build only)
@@ -76,6 +78,9 @@ function(course_add_assignment name)
       _course_add_test_objects(${name}_hidden_test_objects ${hidden_sources})
       list(APPEND test_objects "$<TARGET_OBJECTS:${name}_hidden_test_objects>")
       _course_add_test_binary(${name}_hidden_tests ${name} "${name}.hidden." "${test_objects}")
+      if(ROOFLAB_BUILD_TOOLS)
+        _course_add_seed_sweep(${name}_hidden_tests "${name}.hidden.every_seed_from_1_to_${ROOFLAB_SEED_SWEEP}")
+      endif()
     endif()
   endif()
   _course_add_rpc_targets(${name} "${test_objects}" "${student_objects}")
@@ -186,8 +191,21 @@ endfunction()
 function(_course_add_test_binary target library prefix test_objects)
   add_executable(${target} ${test_objects})
   target_link_libraries(${target} PRIVATE ${library} rooflab::testing GTest::gtest_main rooflab::warnings)
+  # ctest runs tests side by side: idle OpenMP threads sleep rather than spin
+  # on the cores the other tests need (the grader does the same).
   gtest_discover_tests(${target} TEST_PREFIX "${prefix}" DISCOVERY_MODE PRE_TEST
-                       PROPERTIES TIMEOUT 60)
+                       PROPERTIES TIMEOUT 60 ENVIRONMENT OMP_WAIT_POLICY=passive)
+endfunction()
+
+# The grader draws a new ROOFLAB_SEED for each grading, so the reference must
+# pass the hidden tests for every seed, not only for the fixed one the other
+# ctest entries use (cmake/run_for_seeds.cmake). Memory measurements are left
+# out: they count allocations, which the input values do not change.
+function(_course_add_seed_sweep target test_name)
+  add_test(NAME "${test_name}"
+           COMMAND "${CMAKE_COMMAND}" "-DBINARY=$<TARGET_FILE:${target}>" "-DSEEDS=${ROOFLAB_SEED_SWEEP}"
+                   "-DFILTER=-*Memory*" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_for_seeds.cmake")
+  set_tests_properties("${test_name}" PROPERTIES TIMEOUT 300 ENVIRONMENT OMP_WAIT_POLICY=passive)
 endfunction()
 
 # The manifest is JSON built up in a global property and written once at the end

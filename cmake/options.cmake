@@ -16,3 +16,5 @@ option(ROOFLAB_NATIVE "Compile C++ for this machine's CPU (-march=native; see cm
 option(ROOFLAB_ENABLE_CUDA "Compile CUDA sources when nvcc is found (OFF proves the CPU-only build)" ON)
 set(ROOFLAB_GRADING_KIT_DIR "" CACHE PATH
     "A reference build's grading_kit/ (cmake/grading_kit.cmake): the grader sets it to build a submission's workers")
+set(ROOFLAB_SEED_SWEEP 200 CACHE STRING
+    "The reference build's tests run each assignment's hidden tests for seeds 1..this (cmake/run_for_seeds.cmake)")

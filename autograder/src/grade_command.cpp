@@ -306,6 +306,7 @@ GradeResult run_grade(const GradeOptions& options) {
     binaries.worker_build_dir = build;
     binaries.gpu = use_cuda;
     binaries.seed = result.seed;
+    binaries.openmp_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / options.jobs);
     const std::vector<std::string> expected = list_tests(binaries.verdict, scratch);
     const std::vector<std::size_t> owner = rubric.assign(expected);
 

@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include "text.hpp"
@@ -86,8 +87,19 @@ Child spawn_process(const std::vector<std::string>& argv, const std::filesystem:
   std::vector<char*> args;
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
+  // options.env replaces inherited entries of the same name: getenv() returns
+  // the first match, so an exported ROOFLAB_SEED would otherwise win.
+  const auto overridden = [&](std::string_view inherited) {
+    for (const std::string_view entry : options.env) {
+      const std::size_t equals = entry.find('=');
+      if (equals != std::string_view::npos && inherited.substr(0, equals + 1) == entry.substr(0, equals + 1))
+        return true;
+    }
+    return false;
+  };
   std::vector<char*> envp;
-  for (char** entry = environ; *entry; ++entry) envp.push_back(*entry);
+  for (char** entry = environ; *entry; ++entry)
+    if (!overridden(*entry)) envp.push_back(*entry);
   for (const auto& entry : options.env) envp.push_back(const_cast<char*>(entry.c_str()));
   envp.push_back(nullptr);
   const std::string cwd_text = cwd.string();

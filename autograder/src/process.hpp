@@ -32,7 +32,7 @@ struct ProcessLimits {
 
 struct SpawnOptions {
   std::optional<int> pass_fd;    // this descriptor becomes fd 3 in the child
-  std::vector<std::string> env;  // extra "KEY=VALUE" entries
+  std::vector<std::string> env;  // "KEY=VALUE" entries added to, or replacing, the inherited ones
   std::optional<uid_t> run_as;   // setuid/setgid to this id before exec (the grader runs as root)
 };
 

@@ -53,6 +53,10 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, con
   for (const auto& [key, value] : {std::pair{"PATH", "/usr/local/bin:/usr/bin:/bin"}, std::pair{"HOME", "/tmp"},
                                    std::pair{"TMPDIR", "/tmp"}, std::pair{"LANG", "C.UTF-8"}})
     args.insert(args.end(), {"--setenv", key, value});
+  for (const auto& entry : view.env) {
+    const std::size_t equals = entry.find('=');
+    args.insert(args.end(), {"--setenv", entry.substr(0, equals), entry.substr(equals + 1)});
+  }
   const auto system = system_view();
   args.insert(args.end(), system.begin(), system.end());
   args.insert(args.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
@@ -73,6 +77,7 @@ Child Sandbox::spawn(const std::vector<std::string>& argv, const SandboxView& vi
                      const fs::path& log_file, const ProcessLimits& limits, std::optional<int> pass_fd) const {
   SpawnOptions options;
   options.pass_fd = pass_fd;
+  options.env = view.env;  // reaches the process itself only where there is no bubblewrap
   options.run_as = run_as_;
   return spawn_process(wrap(argv, view), cwd, log_file, limits, options);
 }

@@ -19,6 +19,7 @@ struct SandboxView {
   std::vector<std::filesystem::path> writable;   // bound at the same path, writable
   std::filesystem::path cwd = "/tmp";            // inside the sandbox
   bool gpu = false;                              // expose /dev/nvidia*
+  std::vector<std::string> env;                  // "KEY=VALUE" entries set on top of the fixed ones
 };
 
 enum class SandboxMode { automatic, required, off };

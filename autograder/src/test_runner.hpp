@@ -38,6 +38,7 @@ struct GradedBinaries {
   std::filesystem::path worker_build_dir;  // the only path the worker's sandbox shows
   bool gpu = false;
   std::uint64_t seed = 0;  // ROOFLAB_SEED for the verdict process: hidden tests draw inputs from it
+  int openmp_threads = 1;  // OMP_NUM_THREADS of each test: the cores shared by the tests running at once
 };
 
 // Runs test `name` alone: its verdict process and a fresh sandboxed worker,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace rooflab {
 namespace {
 
@@ -55,6 +57,18 @@ TEST(Process, AddressSpaceLimitStopsAHog) {
       run_process({"/bin/sh", "-c", "x=$(head -c 200000000 /dev/zero | tr '\\0' x); echo ${#x}"},
                   std::filesystem::temp_directory_path(), scratch_log(), limits);
   EXPECT_FALSE(result.succeeded() && result.output.find("200000000") != std::string::npos);
+}
+
+TEST(Process, GivenEnvironmentReplacesTheInheritedEntry) {
+  // The grader's chosen seed must reach the tests even when its own shell exported another.
+  ::setenv("ROOFLAB_PROCESS_TEST_VALUE", "inherited", 1);
+  ::setenv("ROOFLAB_PROCESS_TEST_KEPT", "kept", 1);
+  SpawnOptions options;
+  options.env = {"ROOFLAB_PROCESS_TEST_VALUE=given"};
+  const ProcessResult result =
+      run_process({"/bin/sh", "-c", "env | grep ^ROOFLAB_PROCESS_TEST_ | sort"}, std::filesystem::temp_directory_path(),
+                  scratch_log(), ProcessLimits::timeout(5), options);
+  EXPECT_EQ(result.output, "ROOFLAB_PROCESS_TEST_KEPT=kept\nROOFLAB_PROCESS_TEST_VALUE=given\n");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -47,6 +48,20 @@ inline Tensor4 random_normal(std::int64_t batch, std::int64_t heads, std::int64_
   std::mt19937_64 engine(seed);
   std::normal_distribution<float> normal(0.0f, scale);
   for (float& x : tensor.data) x = normal(engine);
+  return tensor;
+}
+
+// random_normal rounded to whole numbers. Tests of huge attention scores use it
+// with a head dim whose 1/sqrt(d) is a power of two (4, 16, 64): every product,
+// partial sum and scaled score is then exact in fp32 (all stay far below 2^24),
+// whatever order the code under test adds in. Only the softmax is left to get
+// right. With fractional inputs the scores would carry rounding errors of about
+// 1e-7 x 1e4, which exp() amplifies when two top scores nearly tie: correct
+// code would fail for unlucky seeds.
+inline Tensor4 random_whole_numbers(std::int64_t batch, std::int64_t heads, std::int64_t rows, std::int64_t cols,
+                                    std::uint64_t seed, float scale) {
+  Tensor4 tensor = random_normal(batch, heads, rows, cols, seed, scale);
+  for (float& x : tensor.data) x = std::nearbyint(x);
   return tensor;
 }
 

@@ -1,0 +1,36 @@
+# cmake -DBINARY=<test binary> -DSEEDS=<count> -DFILTER=<gtest filter> -P run_for_seeds.cmake
+#
+# Runs a hidden-test binary once for each ROOFLAB_SEED in 1..SEEDS. The grader
+# draws a fresh seed for every grading, so a hidden test that fails correct code
+# for even one seed in a hundred would take points from a right submission now
+# and then; linked with solutions/, every seed must pass. Fails naming each
+# failing seed and showing the first failure, which `ROOFLAB_SEED=<seed> BINARY`
+# reproduces.
+foreach(required IN ITEMS BINARY SEEDS FILTER)
+  if(NOT DEFINED ${required})
+    message(FATAL_ERROR "run_for_seeds.cmake: -D${required}=... is required")
+  endif()
+endforeach()
+
+set(failing_seeds "")
+set(first_failure "")
+foreach(seed RANGE 1 ${SEEDS})
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E env "ROOFLAB_SEED=${seed}" "${BINARY}" --gtest_brief=1
+                          "--gtest_filter=${FILTER}"
+                  RESULT_VARIABLE exit_code OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT exit_code EQUAL 0)
+    list(APPEND failing_seeds ${seed})
+    if(first_failure STREQUAL "")
+      set(first_failure "${output}")
+    endif()
+  endif()
+endforeach()
+
+if(failing_seeds)
+  list(LENGTH failing_seeds count)
+  list(GET failing_seeds 0 first_seed)
+  list(JOIN failing_seeds ", " seed_list)
+  message(FATAL_ERROR "${BINARY} failed for ${count} of ${SEEDS} seeds: ${seed_list}\n"
+                      "first failure (ROOFLAB_SEED=${first_seed}):\n${first_failure}")
+endif()
+message(STATUS "${BINARY}: passed for every seed from 1 to ${SEEDS}")
