@@ -35,6 +35,13 @@ Graded grade(const fs::path& submission, const fs::path& out, const std::vector<
   return graded;
 }
 
+// The grader's first line, "grading <submission> (seed N)": a test traces it so
+// that every failure names the seed (`rooflab grade --seed N` reproduces it).
+std::string seed_line(const Graded& graded) {
+  const std::string& output = graded.process.output;
+  return output.substr(0, output.find('\n'));
+}
+
 int count_status(const nlohmann::json& results, const std::string& needle) {
   int count = 0;
   for (const auto& test : results["tests"]) count += test["output"].get<std::string>().rfind(needle, 0) == 0;
@@ -72,6 +79,7 @@ bool unscored(const nlohmann::json& test) {
 
 TEST(GradeExamples, SolutionsEarnFullMarks) {
   const Graded graded = grade(kSource / "solutions", kScratch / "solutions");
+  SCOPED_TRACE(seed_line(graded));
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
   double max_score = 0;
   for (const auto& test : graded.results["tests"]) {
@@ -87,6 +95,7 @@ TEST(GradeExamples, SolutionsEarnFullMarks) {
 
 TEST(GradeExamples, StubsEarnZeroAndEveryTestSaysNotImplemented) {
   const Graded graded = grade(kSource / "assignments", kScratch / "stubs");
+  SCOPED_TRACE(seed_line(graded));
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
   EXPECT_EQ(graded.results["score"].get<double>(), 0.0);
   ASSERT_GT(graded.results["tests"].size(), 40u);
@@ -130,6 +139,7 @@ void expect_scaling_plots(const fs::path& out, const nlohmann::json& results) {
 
 TEST(GradeExamples, PartialSubmissionEarnsItsExpectedScore) {
   const Graded graded = grade(kSource / "examples/submissions/partial", kScratch / "partial");
+  SCOPED_TRACE(seed_line(graded));
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
   EXPECT_NEAR(graded.results["score"].get<double>(), expected_partial()["score"].get<double>(), 1e-9);
   for (const auto& [assignment, score] : expected_partial()["assignments"].items())
