@@ -18,6 +18,7 @@
 #include "rubric.hpp"
 #include "scaling_plots.hpp"
 #include "submission.hpp"
+#include "test_runner.hpp"
 #include "text.hpp"
 
 namespace rooflab {
@@ -212,6 +213,9 @@ void add_scaling_plots(AssignmentResult& assignment, const AssignmentInfo& info,
       sandbox,
       {"cmake", "--build", build.string(), "--target", info.name + "_profile", "-j", std::to_string(options.jobs)},
       staged, build, logs / (info.name + ".profile.build.log"), kBuildTimeout_s, false);
+  // Profiles run one at a time, each with every core, and the same OpenMP
+  // settings for the submission's and the reference's.
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   std::vector<ProfileRow> submission;
   if (!built.succeeded()) {
     assignment.plot_notes.push_back("the profile did not build with your code (" + built.describe(kBuildTimeout_s) +
@@ -221,6 +225,7 @@ void add_scaling_plots(AssignmentResult& assignment, const AssignmentInfo& info,
     limits.address_space_bytes = kProfileAddressSpace;
     SandboxView view;
     view.read_only = {build};
+    view.env = openmp_environment(cores);
     const ProcessResult ran = sandbox.run({Manifest::profile_binary(build, info).string()}, view, scratch,
                                           scratch / (info.name + ".profile.log"), limits);
     std::vector<std::string> messages;
@@ -229,9 +234,11 @@ void add_scaling_plots(AssignmentResult& assignment, const AssignmentInfo& info,
     if (!ran.succeeded()) assignment.plot_notes.push_back("your profile " + ran.describe(kProfileTimeout_s));
   }
   std::vector<std::string> ignored;
-  const ProcessResult reference =
-      run_process({Manifest::profile_binary(manifest.binary_dir, info).string()}, scratch,
-                  scratch / (info.name + ".reference-profile.log"), ProcessLimits::timeout(kProfileTimeout_s));
+  SpawnOptions reference_options;
+  reference_options.env = openmp_environment(cores);
+  const ProcessResult reference = run_process({Manifest::profile_binary(manifest.binary_dir, info).string()}, scratch,
+                                              scratch / (info.name + ".reference-profile.log"),
+                                              ProcessLimits::timeout(kProfileTimeout_s), reference_options);
   const ScalingFigures figures =
       render_scaling_plots(info.name, submission, parse_profile(reference.output, ignored), options.out, scratch);
   assignment.plots = figures.images;

@@ -100,15 +100,6 @@ Report read_report(const fs::path& path, const std::string& name) {
   return report;
 }
 
-// The worker and the verdict get the same OpenMP settings: a test may ask
-// omp_get_max_threads() in the verdict about work the worker did (a04's memory
-// bound). Idle OpenMP threads sleep instead of spinning: two spinning test
-// processes on two cores ran a03's Thrust tests 25 times slower, enough to
-// push a correct submission past its time limit.
-std::vector<std::string> openmp_env(int threads) {
-  return {"OMP_NUM_THREADS=" + std::to_string(threads), "OMP_WAIT_POLICY=passive"};
-}
-
 std::string worker_story(const ProcessResult& worker, double timeout_s) {
   std::string story;
   if (worker.timed_out || worker.signaled || worker.exit_code != 0)
@@ -118,6 +109,10 @@ std::string worker_story(const ProcessResult& worker, double timeout_s) {
 }
 
 }  // namespace
+
+std::vector<std::string> openmp_environment(int threads) {
+  return {"OMP_NUM_THREADS=" + std::to_string(threads), "OMP_WAIT_POLICY=passive"};
+}
 
 TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, const std::string& name,
                      const TestLimits& limits, const fs::path& scratch) {
@@ -143,7 +138,7 @@ TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, con
   SandboxView view;
   view.read_only = {binaries.worker_build_dir};
   view.gpu = binaries.gpu;
-  view.env = openmp_env(binaries.openmp_threads);
+  view.env = openmp_environment(binaries.openmp_threads);
   Child worker =
       sandbox.spawn({binaries.worker.string(), "3"}, view, worker_cwd, scratch / "worker.log", worker_limits, fds[0]);
 
@@ -152,7 +147,7 @@ TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, con
   verdict_limits.address_space_bytes = static_cast<std::size_t>(limits.memory_limit_mb * 1024 * 1024);
   SpawnOptions verdict_options;
   verdict_options.pass_fd = fds[1];
-  verdict_options.env = openmp_env(binaries.openmp_threads);
+  verdict_options.env = openmp_environment(binaries.openmp_threads);
   verdict_options.env.insert(verdict_options.env.end(),
                              {"ROOFLAB_RPC_FD=3", "ROOFLAB_SEED=" + std::to_string(binaries.seed)});
   Child verdict = spawn_process({binaries.verdict.string(), "--gtest_filter=" + name,

@@ -25,6 +25,15 @@ struct TestOutcome {
 // when the binary cannot list its tests.
 std::vector<std::string> list_tests(const std::filesystem::path& binary, const std::filesystem::path& scratch);
 
+// The OpenMP settings of every process that runs course code while grading:
+// `threads` OpenMP threads, idle ones sleeping instead of spinning. Two
+// spinning test processes on two cores ran a03's Thrust tests 25 times slower,
+// which could push a slow but correct submission past its time limit. A worker and its
+// verdict get the same settings: a test may ask omp_get_max_threads() in the
+// verdict about work the worker did (a04's memory bound), and the submission's
+// profile runs like the reference's.
+std::vector<std::string> openmp_environment(int threads);
+
 struct TestLimits {
   double timeout_s = 10;
   double memory_limit_mb = 2048;
