@@ -6,17 +6,21 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 
 namespace rooflab {
 namespace {
 
 namespace fs = std::filesystem;
 
+// ctest runs these tests as parallel processes: each writes its own log, or
+// one test would read the other's output.
 ProcessResult print_environment(const Sandbox& sandbox, const SandboxView& view) {
   const fs::path scratch = fs::temp_directory_path() / "rooflab-sandbox-test";
   sandbox.hand_over(scratch);
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
   return sandbox.run({"/bin/sh", "-c", "env | grep -E '^(OMP_|ROOFLAB_SANDBOX_TEST)' | sort"}, view, scratch,
-                     scratch / "env.log", ProcessLimits::timeout(30));
+                     scratch / (test + ".log"), ProcessLimits::timeout(30));
 }
 
 TEST(Sandbox, SetsTheEnvironmentAStepAsksFor) {
