@@ -29,10 +29,9 @@ std::vector<std::string> list_tests(const std::filesystem::path& binary, const s
 // `threads` OpenMP threads, idle ones sleeping instead of spinning. Two
 // spinning test processes on two cores ran about 15 times slower
 // (docs/benchmarks.md), which could push a slow but correct submission past
-// its time limit. A worker and its
-// verdict get the same settings: a test may ask omp_get_max_threads() in the
-// verdict about work the worker did (a04's memory bound), and the submission's
-// profile runs like the reference's.
+// its time limit. A worker and its verdict get the same settings: a test may
+// ask omp_get_max_threads() in the verdict about work the worker did (a04's
+// memory bound), and the submission's profile runs like the reference's.
 std::vector<std::string> openmp_environment(int threads);
 
 struct TestLimits {
