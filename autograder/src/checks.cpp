@@ -1,5 +1,6 @@
 #include "checks.hpp"
 
+#include <algorithm>
 #include <iterator>
 #include <regex>
 #include <sstream>
@@ -80,6 +81,69 @@ bool is_forbidden_call(const std::string& symbol, std::string_view pattern) {
   return symbol == pattern || text::starts_with(symbol, std::string(pattern) + "@");
 }
 
+// Calls that a compiler's own code makes in every object it compiles, and the
+// function that makes them.
+struct RuntimeCall {
+  std::string_view symbol;
+  std::string_view function;
+};
+constexpr RuntimeCall kNvccRegistration[] = {{"atexit", "_ZL24__sti____cudaRegisterAllv"}};
+
+// "atexit-0x4", "atexit+0x10" or "atexit@GLIBC_2.2.5" -> "atexit".
+std::string relocation_symbol(const std::string& value) {
+  const std::size_t end = value.find_first_of("+-@");
+  return end == std::string::npos ? value : value.substr(0, end);
+}
+
+// How many relocations of any section refer to `symbol` (`objdump -r` output).
+std::size_t count_references(const std::string& objdump_r, const std::string& symbol) {
+  std::size_t count = 0;
+  for (const std::string& line : text::split_lines(objdump_r)) {
+    std::istringstream fields(line);
+    std::string offset, type, value;
+    if (fields >> offset >> type >> value && text::starts_with(type, "R_") && relocation_symbol(value) == symbol)
+      ++count;
+  }
+  return count;
+}
+
+// "…/a04_student_cuda.dir/flash_attention_thrust_cuda.cu.o:                 U atexit"
+struct Use {
+  std::string object;
+  std::string symbol;
+  bool defined = false;
+};
+
+std::vector<Use> parse_nm(const std::string& nm_output) {
+  std::vector<Use> uses;
+  for (const std::string& line : text::split_lines(nm_output)) {
+    // "path.o:0000000000000000 T symbol" or "path.o:                 U symbol"
+    const std::size_t colon = line.find(".o:");
+    if (colon == std::string::npos) continue;
+    std::istringstream fields(line.substr(colon + 3));
+    std::vector<std::string> words{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+    if (words.size() < 2) continue;
+    const std::string& type = words[words.size() - 2];
+    uses.push_back({line.substr(0, colon + 2), words.back(), type != "U" && type != "w" && type != "v"});
+  }
+  return uses;
+}
+
+std::vector<std::string> problems_of(const Use& use) {
+  std::vector<std::string> problems;
+  if (use.defined) {
+    for (const auto& [pattern, why] : kForbiddenDefinitions)
+      if (is_forbidden_definition(use.symbol, pattern))
+        problems.push_back(source_of(use.object) + " defines " + use.symbol + ": " + std::string(why));
+  } else {
+    for (const auto& [pattern, why] : kForbiddenCalls)
+      if (is_forbidden_call(use.symbol, pattern))
+        problems.push_back(source_of(use.object) + " calls " + use.symbol + ", which graded code must not call (it " +
+                           std::string(why) + ")");
+  }
+  return problems;
+}
+
 }  // namespace
 
 std::vector<std::string> check_source(const std::filesystem::path& file, const std::string& display_name) {
@@ -106,27 +170,66 @@ std::vector<std::string> check_source(const std::filesystem::path& file, const s
 
 std::vector<std::string> check_symbols(const std::string& nm_output) {
   std::vector<std::string> problems;
-  for (const std::string& line : text::split_lines(nm_output)) {
-    // "path.o:0000000000000000 T symbol" or "path.o:                 U symbol"
-    const std::size_t colon = line.find(".o:");
-    if (colon == std::string::npos) continue;
-    const std::string object = line.substr(0, colon + 2);
-    std::istringstream fields(line.substr(colon + 3));
-    std::vector<std::string> words{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
-    if (words.size() < 2) continue;
-    const std::string& type = words[words.size() - 2];
-    const std::string& symbol = words.back();
-    const bool defined = type != "U" && type != "w" && type != "v";
-    if (defined) {
-      for (const auto& [pattern, why] : kForbiddenDefinitions)
-        if (is_forbidden_definition(symbol, pattern))
-          problems.push_back(source_of(object) + " defines " + symbol + ": " + std::string(why));
-    } else {
-      for (const auto& [pattern, why] : kForbiddenCalls)
-        if (is_forbidden_call(symbol, pattern))
-          problems.push_back(source_of(object) + " calls " + symbol + ", which graded code must not call (it " +
-                             std::string(why) + ")");
+  for (const Use& use : parse_nm(nm_output)) {
+    const auto found = problems_of(use);
+    problems.insert(problems.end(), found.begin(), found.end());
+  }
+  return problems;
+}
+
+std::vector<std::string> functions_referring_to(const std::string& objdump_output, const std::string& symbol) {
+  std::vector<std::string> functions;
+  std::string current;
+  for (const std::string& line : text::split_lines(objdump_output)) {
+    // A function's label: "000000000000039a <_ZL24__sti____cudaRegisterAllv>:".
+    const std::size_t open = line.find(" <"), close = line.rfind(">:");
+    if (!line.empty() && line[0] != ' ' && line[0] != '\t' && open != std::string::npos && close != std::string::npos &&
+        close > open) {
+      current = line.substr(open + 2, close - open - 2);
+      continue;
     }
+    // A relocation under an instruction: "\t\t\t3ed: R_X86_64_PLT32\tatexit-0x4".
+    std::istringstream fields(line);
+    std::string offset, type, value;
+    if (fields >> offset >> type >> value && text::ends_with(offset, ":") && text::starts_with(type, "R_") &&
+        relocation_symbol(value) == symbol)
+      functions.push_back(current);
+  }
+  return functions;
+}
+
+std::vector<std::string> check_objects(const std::vector<std::filesystem::path>& objects, const ToolRunner& run) {
+  if (objects.empty()) return {};
+  std::vector<std::string> nm{"nm", "-A"};
+  for (const auto& object : objects) nm.push_back(object.string());
+  std::vector<std::string> problems;
+  for (const Use& use : parse_nm(run(nm))) {
+    std::vector<std::string> found = problems_of(use);
+    const auto registration = std::find_if(std::begin(kNvccRegistration), std::end(kNvccRegistration),
+                                           [&](const RuntimeCall& call) { return call.symbol == use.symbol; });
+    if (!found.empty() && !use.defined && text::ends_with(use.object, ".cu.o") &&
+        registration != std::end(kNvccRegistration)) {
+      const auto functions =
+          functions_referring_to(run({"objdump", "-dr", "--no-show-raw-insn", use.object}), use.symbol);
+      const std::size_t references = count_references(run({"objdump", "-r", use.object}), use.symbol);
+      // Every reference, in code or data, from the registration function.
+      const bool only_registration = !functions.empty() && functions.size() == references &&
+                                     std::all_of(functions.begin(), functions.end(), [&](const std::string& function) {
+                                       return function == registration->function;
+                                     });
+      if (only_registration) {
+        found.clear();  // nvcc's registration of the kernels, not the student's call
+      } else {
+        std::string callers;
+        for (const auto& function : functions)
+          if (function != registration->function && callers.find(function) == std::string::npos)
+            callers += (callers.empty() ? "" : ", ") + function;
+        found = {source_of(use.object) + " calls " + use.symbol + " from " +
+                 (callers.empty() ? std::string("outside any function") : callers) +
+                 ", which graded code must not do (only nvcc's own registration code may)"};
+      }
+    }
+    problems.insert(problems.end(), found.begin(), found.end());
   }
   return problems;
 }

@@ -55,6 +55,10 @@ int main(int argc, char** argv) {
   grade_cmd->add_flag("--no-sandbox", no_sandbox, "Run student code with rlimits only (the report says so)")
       ->excludes(require_flag);
   grade_cmd->add_option("--assignment", grade.only, "grade only this assignment (repeatable; default: all)");
+  grade_cmd
+      ->add_option("--scratch-mb", grade.scratch_mb,
+                   "cap on the grading's working folder: stage, build and logs (default 4096)")
+      ->check(CLI::PositiveNumber);
   std::uint64_t seed = 0;
   auto* seed_option = grade_cmd->add_option("--seed", seed, "seed of the hidden tests' inputs (default: random)");
 

@@ -28,6 +28,8 @@ void set_limit(int resource, std::uint64_t value) {
 // Runs in the forked child: only async-signal-safe calls until exec.
 [[noreturn]] void exec_child(char* const* argv, char* const* envp, const char* cwd, int log_fd,
                              const ProcessLimits& limits, const SpawnOptions& options) {
+  // Into the memory cgroup first (while still root): everything it starts is counted.
+  if (options.cgroup_procs_fd >= 0 && ::write(options.cgroup_procs_fd, "0", 1) != 1) ::_exit(124);
   ::setpgid(0, 0);  // own group, so a timeout kills grandchildren too
   ::dup2(log_fd, STDOUT_FILENO);
   ::dup2(log_fd, STDERR_FILENO);
@@ -70,7 +72,7 @@ std::string ProcessResult::describe(double timeout_s) const {
     const char* name = sigabbrev_np(signal);
     std::string why = "killed by signal " + std::to_string(signal) + " (SIG" + (name ? name : "?") + ")";
     if (signal == SIGSEGV) why += ": segmentation fault";
-    if (signal == SIGXFSZ) why += ": wrote past the file-size limit (output bomb?)";
+    if (signal == SIGXFSZ) why += ": a file it wrote (its output included) passed the file-size limit";
     return why;
   }
   return "exit code " + std::to_string(exit_code);

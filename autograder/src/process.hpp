@@ -34,6 +34,7 @@ struct SpawnOptions {
   std::optional<int> pass_fd;    // this descriptor becomes fd 3 in the child
   std::vector<std::string> env;  // "KEY=VALUE" entries added to, or replacing, the inherited ones
   std::optional<uid_t> run_as;   // setuid/setgid to this id before exec (the grader runs as root)
+  int cgroup_procs_fd = -1;      // the child joins this cgroup (writes "0" to its cgroup.procs) before anything else
 };
 
 struct ProcessResult {

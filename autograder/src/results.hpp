@@ -18,6 +18,10 @@ struct GradedTest {
   TestOutcome outcome;
   double score = 0;
   double max_score = 0;
+  // A passing test whose rubric gate was not met earns nothing: the required
+  // tests that did not pass ("Suite.Test (failed)"), and the gate's reason.
+  std::vector<std::string> withheld_by;
+  std::string gate_reason;
 };
 
 struct GroupSummary {
@@ -51,6 +55,12 @@ struct GradeResult {
   std::vector<std::string> notes;
   std::uint64_t seed = 0;  // hidden tests drew their inputs from it
   bool sandboxed = false;  // student code ran under bubblewrap
+  // How memory, temporary files and scratch space were capped, and the peaks
+  // this grading reached (the grader's own sentences, one per line).
+  std::vector<std::string> containment;
+  // Why grading could not finish (a refused zip, a course that does not
+  // build); empty when it did. The report then scores nothing and says why.
+  std::string error;
   double execution_time_s = 0;
 
   double score() const;

@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <set>
 
 #include "text.hpp"
@@ -44,6 +45,19 @@ struct Reader {
     return *value;
   }
 
+  // A non-empty array of gtest-style globs.
+  std::vector<std::string> patterns(const toml::table& table, const std::string& key, const std::string& where) const {
+    const toml::array* array = table.get_as<toml::array>(key);
+    if (!array || array->empty()) fail(where + key, "must be a non-empty array of test patterns");
+    std::vector<std::string> out;
+    for (const auto& pattern : *array) {
+      const auto value = pattern.value<std::string>();
+      if (!value) fail(where + key, "every pattern must be a string");
+      out.push_back(*value);
+    }
+    return out;
+  }
+
   std::string string(const toml::table& table, const std::string& key, const std::string& where,
                      std::optional<std::string> fallback) const {
     const toml::node* node = table.get(key);
@@ -70,7 +84,7 @@ Rubric Rubric::load(const std::filesystem::path& path) {
   } catch (const std::runtime_error& error) {
     throw RubricError(error.what());
   }
-  reader.only_keys(root, "", {"assignment", "timeout_s", "memory_limit_mb", "group"});
+  reader.only_keys(root, "", {"assignment", "timeout_s", "memory_limit_mb", "group", "gate"});
   Rubric rubric;
   rubric.assignment = reader.string(root, "assignment", "", std::nullopt);
   rubric.timeout_s = reader.positive(root, "timeout_s", "", 10.0);
@@ -97,14 +111,24 @@ Rubric Rubric::load(const std::filesystem::path& path) {
     }
     group.timeout_s = reader.positive(*table, "timeout_s", where, 0.0 + rubric.timeout_s);
     group.memory_limit_mb = reader.positive(*table, "memory_limit_mb", where, 0.0 + rubric.memory_limit_mb);
-    const toml::array* tests = table->get_as<toml::array>("tests");
-    if (!tests || tests->empty()) reader.fail(where + "tests", "must be a non-empty array of test patterns");
-    for (const auto& pattern : *tests) {
-      const auto value = pattern.value<std::string>();
-      if (!value) reader.fail(where + "tests", "every pattern must be a string");
-      group.tests.push_back(*value);
-    }
+    group.tests = reader.patterns(*table, "tests", where);
     rubric.groups.push_back(std::move(group));
+  }
+
+  if (const toml::node* gates_node = root.get("gate")) {
+    const toml::array* gates = gates_node->as_array();
+    if (!gates) reader.fail("gate", "must be an array of tables ([[gate]])");
+    for (std::size_t i = 0; i < gates->size(); ++i) {
+      const std::string where = "gate[" + std::to_string(i) + "].";
+      const toml::table* table = (*gates)[i].as_table();
+      if (!table) reader.fail(where, "must be a table");
+      reader.only_keys(*table, where, {"tests", "earned_with", "reason"});
+      RubricGate gate;
+      gate.tests = reader.patterns(*table, "tests", where);
+      gate.earned_with = reader.patterns(*table, "earned_with", where);
+      gate.reason = reader.string(*table, "reason", where, "");
+      rubric.gates.push_back(std::move(gate));
+    }
   }
   return rubric;
 }
@@ -134,8 +158,51 @@ std::vector<std::size_t> Rubric::assign(const std::vector<std::string>& tests) c
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (claimed[g] == 0) problems += "\n  group \"" + groups[g].name + "\" matches no test";
   }
+  // A gate matches at least one test on each side. One pattern may match
+  // nothing (the cuda instances exist only where CUDA is compiled in).
+  for (std::size_t i = 0; i < gates.size(); ++i) {
+    for (const auto* list : {&gates[i].tests, &gates[i].earned_with}) {
+      const bool any = std::any_of(tests.begin(), tests.end(), [&](const std::string& test) {
+        return std::any_of(list->begin(), list->end(),
+                           [&](const std::string& pattern) { return text::glob_match(pattern, test); });
+      });
+      if (!any)
+        problems += "\n  gate[" + std::to_string(i) + "]." + (list == &gates[i].tests ? "tests" : "earned_with") +
+                    " matches no test";
+    }
+  }
   if (!problems.empty()) throw RubricError("rubric for " + assignment + " does not fit its tests:" + problems);
   return owner;
+}
+
+std::vector<std::string> Rubric::gate_policy_problems(const std::vector<TestTraits>& tests) const {
+  std::vector<std::string> names;
+  for (const auto& test : tests) names.push_back(test.name);
+  const std::vector<std::size_t> owner = assign(names);
+  const auto matches = [](const std::vector<std::string>& patterns, const std::string& name) {
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](const std::string& pattern) { return text::glob_match(pattern, name); });
+  };
+  // Does some gate on tests[t] require a test for which `counts` holds?
+  const auto gated_by = [&](std::size_t t, const auto& counts) {
+    for (const RubricGate& gate : gates) {
+      if (!matches(gate.tests, tests[t].name)) continue;
+      for (std::size_t u = 0; u < tests.size(); ++u)
+        if (u != t && matches(gate.earned_with, tests[u].name) && counts(u)) return true;
+    }
+    return false;
+  };
+  std::vector<std::string> problems;
+  for (std::size_t t = 0; t < tests.size(); ++t) {
+    if (tests[t].validation && !gated_by(t, [&](std::size_t u) { return !tests[u].validation; }))
+      problems.push_back(tests[t].name +
+                         " checks validation only: gate it by a test of the same function that checks a value");
+    if (groups[owner[t]].visibility == "visible" &&
+        !gated_by(t, [&](std::size_t u) { return groups[owner[u]].visibility != "visible"; }))
+      problems.push_back(tests[t].name +
+                         " is public: gate it by a hidden test of the same function, on inputs students never see");
+  }
+  return problems;
 }
 
 double Rubric::max_score() const {

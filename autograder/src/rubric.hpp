@@ -26,21 +26,47 @@ struct RubricGroup {
   double memory_limit_mb = 0;
 };
 
+// Points that are earned only together with other tests: every test matching
+// `tests` earns its share only when every test matching `earned_with` passed
+// (or was skipped on this machine). Validation tests are gated by right answers
+// on valid input, so code that always throws earns nothing; public tests by
+// hidden ones on inputs students never see, so a table of the public answers
+// earns nothing either.
+struct RubricGate {
+  std::vector<std::string> tests;        // globs over "Suite.Test"
+  std::vector<std::string> earned_with;  // globs over "Suite.Test"
+  std::string reason;                    // shown in the report when the gate withholds points
+};
+
 struct Rubric {
   std::string assignment;
   double timeout_s = 10;          // per test, wall clock
   double memory_limit_mb = 2048;  // address space per test process
   std::vector<RubricGroup> groups;
+  std::vector<RubricGate> gates;
 
   // Throws RubricError "file: field: what is wrong" for any unknown key, missing
   // field, wrong type or value out of range.
   static Rubric load(const std::filesystem::path& path);
 
   // The group index of each test. Throws RubricError naming every test that no
-  // group (or more than one group) claims, and every group that claims nothing.
+  // group (or more than one group) claims, every group that claims nothing,
+  // and every gate pattern that matches no test.
   std::vector<std::size_t> assign(const std::vector<std::string>& tests) const;
 
   double max_score() const;
+
+  // The course's rules for gates, checked against the tests of the reference
+  // build (tests/rubric_policy_test.cpp): every validation test (one that
+  // recorded the gtest property rooflab_validation) earns its points only
+  // with a test that checks a value; every test of a visible group earns its
+  // points only with a test of a hidden group, whose inputs students never
+  // see. Returns one line per test that breaks a rule.
+  struct TestTraits {
+    std::string name;
+    bool validation = false;
+  };
+  std::vector<std::string> gate_policy_problems(const std::vector<TestTraits>& tests) const;
 };
 
 }  // namespace rooflab

@@ -35,8 +35,13 @@ Sandbox::Sandbox(SandboxMode mode) {
   // Probe with the real arguments, as the real user: a kernel without
   // unprivileged user namespaces fails here, not halfway through grading.
   isolated_ = true;
+  sized_tmp_ = true;
   const fs::path log = fs::temp_directory_path() / ("rooflab-sandbox-probe-" + std::to_string(::getpid()) + ".log");
-  const ProcessResult probe = run({"true"}, {}, "/", log, ProcessLimits::timeout(30));
+  ProcessResult probe = run({"true"}, {}, "/", log, ProcessLimits::timeout(30));
+  if (!probe.succeeded()) {  // an older bubblewrap without --size: /tmp read-only instead
+    sized_tmp_ = false;
+    probe = run({"true"}, {}, "/", log, ProcessLimits::timeout(30));
+  }
   fs::remove(log);
   if (!probe.succeeded()) {
     isolated_ = false;
@@ -59,7 +64,14 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, con
   }
   const auto system = system_view();
   args.insert(args.end(), system.begin(), system.end());
-  args.insert(args.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
+  args.insert(args.end(), {"--proc", "/proc", "--dev", "/dev"});
+  // Every writable mount is capped: /tmp is a tmpfs of the step's size, whose
+  // files the step's memory cgroup counts; without --size it is read-only.
+  if (sized_tmp_) {
+    args.insert(args.end(), {"--size", std::to_string(view.tmp_bytes), "--tmpfs", "/tmp"});
+  } else {
+    args.insert(args.end(), {"--tmpfs", "/tmp"});
+  }
   for (const auto& path : view.read_only) args.insert(args.end(), {"--ro-bind", path.string(), path.string()});
   for (const auto& path : view.writable) args.insert(args.end(), {"--bind", path.string(), path.string()});
   if (view.gpu) {
@@ -68,6 +80,12 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, con
           "/dev/nvidia3", "/dev/nvidia4", "/dev/nvidia5", "/dev/nvidia6", "/dev/nvidia7"})
       args.insert(args.end(), {"--dev-bind-try", device, device});
   }
+  // Last, once every mount point exists: bubblewrap's own root and /dev are
+  // tmpfs mounts as large as half the machine's memory, writable unless made
+  // read-only, and so is /tmp where it cannot be sized. What stays writable is
+  // the sized /tmp and the step's own binds.
+  if (!sized_tmp_) args.insert(args.end(), {"--remount-ro", "/tmp"});
+  args.insert(args.end(), {"--remount-ro", "/dev", "--remount-ro", "/"});
   args.insert(args.end(), {"--chdir", view.cwd.string(), "--"});
   args.insert(args.end(), argv.begin(), argv.end());
   return args;
@@ -79,6 +97,7 @@ Child Sandbox::spawn(const std::vector<std::string>& argv, const SandboxView& vi
   options.pass_fd = pass_fd;
   options.env = view.env;  // reaches the process itself only where there is no bubblewrap
   options.run_as = run_as_;
+  options.cgroup_procs_fd = view.cgroup_procs_fd;
   return spawn_process(wrap(argv, view), cwd, log_file, limits, options);
 }
 

@@ -5,6 +5,7 @@
 // rlimit and the unprivileged user, and the report says so loudly.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -14,12 +15,18 @@
 
 namespace rooflab {
 
+// The default size of a sandboxed step's private /tmp (a tmpfs, so its files
+// are memory: counted in the step's memory cgroup, and in its budget).
+inline constexpr std::uint64_t kDefaultTmpBytes = std::uint64_t{64} << 20;
+
 struct SandboxView {
   std::vector<std::filesystem::path> read_only;  // bound at the same path, read-only
   std::vector<std::filesystem::path> writable;   // bound at the same path, writable
   std::filesystem::path cwd = "/tmp";            // inside the sandbox
   bool gpu = false;                              // expose /dev/nvidia*
   std::vector<std::string> env;                  // "KEY=VALUE" entries set on top of the fixed ones
+  std::uint64_t tmp_bytes = kDefaultTmpBytes;    // the private /tmp's size (read-only where it cannot be sized)
+  int cgroup_procs_fd = -1;                      // MemoryCgroup::procs_fd() of the step's memory cgroup, if any
 };
 
 enum class SandboxMode { automatic, required, off };
@@ -32,6 +39,9 @@ class Sandbox {
   bool isolated() const { return isolated_; }
   // Why processes run without bubblewrap (empty when isolated).
   const std::string& weakness() const { return weakness_; }
+  // Whether this bubblewrap can cap a tmpfs (--size, bubblewrap 0.7 and later);
+  // where it cannot, a step's /tmp is read-only instead.
+  bool sized_tmp() const { return sized_tmp_; }
   // The id sandboxed processes run as (nobody when the grader is root).
   std::optional<uid_t> run_as() const { return run_as_; }
 
@@ -56,6 +66,7 @@ class Sandbox {
   std::vector<std::string> wrap(const std::vector<std::string>& argv, const SandboxView& view) const;
 
   bool isolated_ = false;
+  bool sized_tmp_ = false;
   std::string weakness_;
   std::optional<uid_t> run_as_;
 };

@@ -2,29 +2,20 @@
 
 #include <sys/socket.h>
 #include <unistd.h>
-#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "process.hpp"
 #include "text.hpp"
+#include "verdict_decision.hpp"
 
 namespace rooflab {
 namespace fs = std::filesystem;
-namespace {
-
-constexpr std::size_t kMessageCap = 4000;
-
-// The tail of a long output is where a crash or exception says what happened.
-std::string tail(const std::string& text, std::size_t limit) {
-  if (text.size() <= limit) return text;
-  return "[... " + std::to_string(text.size() - limit) + " bytes cut]\n" + text.substr(text.size() - limit);
-}
-
-}  // namespace
 
 const char* to_string(TestStatus status) {
   switch (status) {
@@ -70,57 +61,25 @@ constexpr std::uint64_t kWorkerFileSizeLimit = 64u << 20;
 constexpr std::uint64_t kWorkerOpenFiles = 256;
 constexpr double kWorkerGrace_s = 2;  // after the verdict ends, to exit on its own
 
-struct Report {
-  bool reported = false;
-  bool skipped = false;
-  std::size_t tests_in_report = 0;
-  std::string failures;
-};
-
-// gtest's JSON report of the verdict process (which holds no student code).
-Report read_report(const fs::path& path, const std::string& name) {
-  Report report;
-  if (!fs::exists(path)) return report;
-  try {
-    const nlohmann::json parsed = nlohmann::json::parse(text::read_file(path));
-    for (const auto& suite : parsed.at("testsuites")) {
-      for (const auto& test : suite.at("testsuite")) {
-        ++report.tests_in_report;
-        if (suite.at("name").get<std::string>() + "." + test.at("name").get<std::string>() != name) continue;
-        report.reported = true;
-        report.skipped = test.contains("result") && test.at("result") == "SKIPPED";
-        if (test.contains("failures")) {
-          for (const auto& failure : test.at("failures")) report.failures += failure.value("failure", "") + "\n";
-        }
-      }
-    }
-  } catch (const nlohmann::json::exception&) {
-    report.reported = false;
-  }
-  return report;
-}
-
-std::string worker_story(const ProcessResult& worker, double timeout_s) {
-  std::string story;
-  if (worker.timed_out || worker.signaled || worker.exit_code != 0)
-    story += "the worker running your code: " + worker.describe(timeout_s) + "\n";
-  if (!worker.output.empty()) story += "your code printed:\n" + tail(worker.output, kMessageCap / 2);
-  return story;
-}
-
 }  // namespace
 
 std::vector<std::string> openmp_environment(int threads) {
   return {"OMP_NUM_THREADS=" + std::to_string(threads), "OMP_WAIT_POLICY=passive"};
 }
 
-TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, const std::string& name,
-                     const TestLimits& limits, const fs::path& scratch) {
-  TestOutcome outcome;
-  outcome.name = name;
+TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, const MemoryCgroups& cgroups,
+                     const std::string& name, const TestLimits& limits, const fs::path& scratch) {
   fs::create_directories(scratch);
   const fs::path report_path = scratch / "report.json";
   fs::remove(report_path);
+
+  // The group's memory budget: the worker's /tmp (a tmpfs, so memory) and its
+  // address space share it; a memory cgroup, where there is one, holds both.
+  const auto budget = static_cast<std::uint64_t>(limits.memory_limit_mb * 1024 * 1024);
+  const std::uint64_t tmp_bytes = std::min(kDefaultTmpBytes, budget / 8);
+  std::unique_ptr<MemoryCgroup> cgroup;
+  if (cgroups.available())
+    cgroup = cgroups.create(scratch.parent_path().filename().string() + "-" + scratch.filename().string(), budget);
 
   int fds[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
@@ -129,7 +88,7 @@ TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, con
   // The worker: student code, sandboxed, every rlimit.
   ProcessLimits worker_limits = ProcessLimits::timeout(limits.timeout_s + kWorkerGrace_s);
   if (!binaries.gpu)  // CUDA reserves far more address space than it uses
-    worker_limits.address_space_bytes = static_cast<std::size_t>(limits.memory_limit_mb * 1024 * 1024);
+    worker_limits.address_space_bytes = budget - tmp_bytes;
   worker_limits.file_size_bytes = kWorkerFileSizeLimit;
   worker_limits.max_processes = sandbox.process_limit();
   worker_limits.open_files = kWorkerOpenFiles;
@@ -139,17 +98,24 @@ TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, con
   view.read_only = {binaries.worker_build_dir};
   view.gpu = binaries.gpu;
   view.env = openmp_environment(binaries.openmp_threads);
+  view.tmp_bytes = tmp_bytes;
+  view.cgroup_procs_fd = cgroup ? cgroup->procs_fd() : -1;
   Child worker =
       sandbox.spawn({binaries.worker.string(), "3"}, view, worker_cwd, scratch / "worker.log", worker_limits, fds[0]);
 
-  // The verdict: the test's assertions, no student code.
+  // The verdict: the test's assertions, no student code. It may read the
+  // worker's memory as the kernel counts it, never as the worker reports it.
   ProcessLimits verdict_limits = ProcessLimits::timeout(limits.timeout_s);
-  verdict_limits.address_space_bytes = static_cast<std::size_t>(limits.memory_limit_mb * 1024 * 1024);
+  verdict_limits.address_space_bytes = static_cast<std::size_t>(budget);
   SpawnOptions verdict_options;
   verdict_options.pass_fd = fds[1];
   verdict_options.env = openmp_environment(binaries.openmp_threads);
-  verdict_options.env.insert(verdict_options.env.end(),
-                             {"ROOFLAB_RPC_FD=3", "ROOFLAB_SEED=" + std::to_string(binaries.seed)});
+  verdict_options.env.insert(
+      verdict_options.env.end(),
+      {"ROOFLAB_RPC_FD=3", "ROOFLAB_SEED=" + std::to_string(binaries.seed),
+       "ROOFLAB_WORKER_MEMORY=" + (cgroup ? cgroup->locator()
+                                          : "unavailable:this grading machine has no memory cgroup for the worker (" +
+                                                cgroups.why_not() + ")")});
   Child verdict = spawn_process({binaries.verdict.string(), "--gtest_filter=" + name,
                                  "--gtest_output=json:" + report_path.string(), "--gtest_color=no"},
                                 scratch, scratch / "output.log", verdict_limits, verdict_options);
@@ -161,31 +127,15 @@ TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, con
   worker.limits.timeout_s = run.timed_out ? 0 : std::min(worker.limits.timeout_s, elapsed + kWorkerGrace_s);
   ProcessResult worker_run = wait_process(worker);
   sandbox.read_exit(worker_run);
-  outcome.wall_s = run.wall_s;
 
-  if (run.timed_out) {
-    outcome.status = TestStatus::timed_out;
-    outcome.message = "the test " + run.describe(limits.timeout_s) + "\n" + worker_story(worker_run, limits.timeout_s);
-    return outcome;
-  }
-  const Report report = read_report(report_path, name);
-  const std::string story = worker_story(worker_run, limits.timeout_s);
-  if (run.signaled || !report.reported || report.tests_in_report != 1) {
-    outcome.status = worker_run.signaled ? TestStatus::crashed : TestStatus::failed;
-    outcome.message = "the test did not report exactly one verdict (" + run.describe(limits.timeout_s) + ")\n" +
-                      tail(run.output, kMessageCap) + story;
-  } else if (report.skipped) {
-    outcome.status = TestStatus::skipped;
-    outcome.message = tail(run.output, kMessageCap);
-  } else if (report.failures.empty() && run.exit_code == 0) {
-    outcome.status = TestStatus::passed;
-  } else {
-    outcome.status = worker_run.signaled || worker_run.timed_out ? TestStatus::crashed : TestStatus::failed;
-    outcome.message = (report.failures.empty() ? "the test process ended with " + run.describe(limits.timeout_s) +
-                                                     "\n" + tail(run.output, kMessageCap)
-                                               : text::truncate(report.failures, kMessageCap)) +
-                      story;
-  }
+  std::optional<std::string> report;
+  if (fs::exists(report_path)) report = text::read_file(report_path);
+  const bool over_memory = cgroup && cgroup->oom_killed();
+  TestOutcome outcome = decide_outcome(name, report, run, worker_run, limits.timeout_s,
+                                       over_memory ? std::optional<double>(limits.memory_limit_mb) : std::nullopt);
+  cgroup.reset();
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);  // its logs can be 64 MiB: only the outcome's excerpt is kept
   return outcome;
 }
 

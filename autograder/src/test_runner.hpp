@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "memory_cgroup.hpp"
 #include "sandbox.hpp"
 
 namespace rooflab {
@@ -54,7 +55,14 @@ struct GradedBinaries {
 // connected by a socket pair. The outcome comes from the verdict process's own
 // gtest report; the worker's fate (crash, time-out, output) only explains it.
 // `scratch` holds both logs and the report.
-TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, const std::string& name,
-                     const TestLimits& limits, const std::filesystem::path& scratch);
+//
+// The worker's memory budget is the group's memory_limit_mb: where `cgroups`
+// can give it a memory cgroup, that is its limit (heap, page cache and its
+// /tmp tmpfs together), and the verdict process may read the worker's memory
+// from it (ROOFLAB_WORKER_MEMORY, rooflab/kernel_memory.hpp); the address space
+// is the budget minus the /tmp, so that the two together never pass it. The
+// folder `scratch` is removed once the outcome is known.
+TestOutcome run_test(const GradedBinaries& binaries, const Sandbox& sandbox, const MemoryCgroups& cgroups,
+                     const std::string& name, const TestLimits& limits, const std::filesystem::path& scratch);
 
 }  // namespace rooflab

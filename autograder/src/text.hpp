@@ -22,6 +22,17 @@ void write_file(const std::filesystem::path& path, const std::string& contents);
 // At most `limit` bytes of `text`, with a note saying how much was cut.
 std::string truncate(const std::string& text, std::size_t limit);
 
+// Text a submission controls (file names, what its code printed, compiler
+// messages quoting it), made safe to show anywhere: invalid UTF-8 becomes
+// U+FFFD; control characters other than newline and tab, and the Unicode line
+// separators and bidirectional overrides, become visible escapes such as \x0d
+// (a bare carriage return starts a new line in a Markdown viewer, and could
+// forge a heading); at most `cap` bytes are kept, with a note saying how much
+// was cut. The result is always valid UTF-8.
+std::string untrusted(std::string_view raw, std::size_t cap);
+// The same on one line: newlines and tabs are escaped too.
+std::string untrusted_line(std::string_view raw, std::size_t cap);
+
 // RFC 4648 base64 (with padding), for images embedded in HTML reports.
 std::string base64(std::string_view bytes);
 

@@ -1,7 +1,11 @@
 #include "checks.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <optional>
+
+#include "process.hpp"
 #include "text.hpp"
 
 namespace rooflab {
@@ -38,6 +42,65 @@ TEST(Checks, ForbiddenSymbolsAreNamedWithTheirSource) {
   EXPECT_NE(problems[1].find("src/memory.cpp calls exit"), std::string::npos) << problems[1];
   EXPECT_NE(problems[2].find("calls quick_exit"), std::string::npos) << problems[2];
   EXPECT_NE(problems[3].find("src/roofline.cpp calls _ZN7testing"), std::string::npos) << problems[3];
+}
+
+TEST(Checks, RelocationsBelongToTheFunctionAboveThem) {
+  const std::string objdump =
+      "k.o:     file format elf64-x86-64\n\n"
+      "Disassembly of section .text:\n\n"
+      "0000000000000082 <_Z6launchPfi>:\n"
+      "  82:\tpush   %rbp\n"
+      "\t\t\t9a: R_X86_64_PLT32\t__cudaPushCallConfiguration-0x4\n"
+      "000000000000039a <_ZL24__sti____cudaRegisterAllv>:\n"
+      " 3ec:\tcall   3f1 <_ZL24__sti____cudaRegisterAllv+0x57>\n"
+      "\t\t\t3ed: R_X86_64_PLT32\tatexit-0x4\n";
+  EXPECT_EQ(functions_referring_to(objdump, "atexit"), std::vector<std::string>{"_ZL24__sti____cudaRegisterAllv"});
+  EXPECT_EQ(functions_referring_to(objdump, "__cudaPushCallConfiguration"), std::vector<std::string>{"_Z6launchPfi"});
+  EXPECT_TRUE(functions_referring_to(objdump, "exit").empty());
+}
+
+// nvcc's registration code calls atexit in every object it compiles: a CUDA
+// submission must pass the symbol check, and a student's own atexit must not.
+std::optional<std::filesystem::path> compile_cuda(const std::string& name, const std::string& source) {
+  const auto dir = std::filesystem::temp_directory_path() / ("rooflab-checks-cuda-" + std::to_string(::getpid()));
+  text::write_file(dir / (name + ".cu"), source);
+  const std::filesystem::path object = dir / (name + ".cu.o");
+  const ProcessResult compiled = run_process({"nvcc", "-c", (dir / (name + ".cu")).string(), "-o", object.string()},
+                                             dir, dir / (name + ".log"), ProcessLimits::timeout(300));
+  EXPECT_TRUE(compiled.succeeded()) << compiled.output;
+  return compiled.succeeded() ? std::optional(object) : std::nullopt;
+}
+
+std::string run_tool(const std::vector<std::string>& argv) {
+  const auto log = std::filesystem::temp_directory_path() / ("rooflab-checks-tool-" + std::to_string(::getpid()));
+  const ProcessResult ran = run_process(argv, std::filesystem::temp_directory_path(), log, ProcessLimits::timeout(60));
+  if (!ran.succeeded()) throw std::runtime_error(argv[0] + " failed: " + ran.output);
+  return ran.output;
+}
+
+TEST(Checks, NvccObjectsPassAndTheirOwnExitCallsDoNot) {
+  if (run_process({"nvcc", "--version"}, std::filesystem::temp_directory_path(),
+                  std::filesystem::temp_directory_path() / "rooflab-nvcc-version.log", ProcessLimits::timeout(60))
+          .exit_code != 0)
+    GTEST_SKIP() << "nvcc is not on PATH: the CUDA toolkit is needed to compile a .cu student file";
+  const auto kernel = compile_cuda("kernel", R"(
+__global__ void scale(float* x, int n) { const int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+void launch(float* x, int n) { scale<<<(n + 255) / 256, 256>>>(x, n); }
+)");
+  ASSERT_TRUE(kernel);
+  EXPECT_NE(run_tool({"nm", kernel->string()}).find(" U atexit"), std::string::npos) << "nvcc no longer calls atexit?";
+  EXPECT_EQ(check_objects({*kernel}, run_tool), std::vector<std::string>{});
+
+  const auto hook = compile_cuda("hook", R"(
+#include <cstdlib>
+__global__ void noop() {}
+static void cleanup() {}
+void install() { std::atexit(cleanup); noop<<<1, 1>>>(); }
+)");
+  ASSERT_TRUE(hook);
+  const auto problems = check_objects({*hook}, run_tool);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("calls atexit from _Z7installv"), std::string::npos) << problems[0];
 }
 
 }  // namespace

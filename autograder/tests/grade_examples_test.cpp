@@ -87,8 +87,14 @@ TEST(GradeExamples, SolutionsEarnFullMarks) {
     EXPECT_EQ(test["status"], "passed") << test.dump(2);
     max_score += test["max_score"].get<double>();
   }
-  EXPECT_DOUBLE_EQ(graded.results["score"].get<double>(), max_score) << graded.process.output;
-  EXPECT_DOUBLE_EQ(max_score, 100.0 * count_assignments(graded.results)) << "every rubric is out of 100";
+  EXPECT_NEAR(graded.results["score"].get<double>(), max_score, 1e-9) << graded.process.output;
+  // Every rubric is out of 100; where the machine has no memory cgroup, the
+  // kernel-counted groups are skipped (0 of 0) and the maximum is lower.
+  if (graded.results["output"].get<std::string>().find("no memory cgroup") == std::string::npos) {
+    EXPECT_NEAR(max_score, 100.0 * count_assignments(graded.results), 1e-9) << "every rubric is out of 100";
+  } else {
+    EXPECT_LT(max_score, 100.0 * count_assignments(graded.results));
+  }
   EXPECT_TRUE(fs::exists(kScratch / "solutions" / "report.md"));
   EXPECT_TRUE(fs::exists(kScratch / "solutions" / "junit.xml"));
 }

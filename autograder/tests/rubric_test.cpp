@@ -76,5 +76,46 @@ TEST(Rubric, EveryTestInExactlyOneGroup) {
   }
 }
 
+TEST(Rubric, GatesLoadAndEveryPatternMustMatch) {
+  const std::string gated =
+      std::string(kValid) + "[[gate]]\ntests = [\"Pub.Rejects*\"]\nearned_with = [\"Hid.*\"]\nreason = \"why\"\n";
+  const Rubric rubric = Rubric::load(write_rubric("gate", gated));
+  ASSERT_EQ(rubric.gates.size(), 1u);
+  EXPECT_EQ(rubric.gates[0].tests, std::vector<std::string>{"Pub.Rejects*"});
+  EXPECT_EQ(rubric.gates[0].earned_with, std::vector<std::string>{"Hid.*"});
+  EXPECT_EQ(rubric.gates[0].reason, "why");
+  EXPECT_NO_THROW(rubric.assign({"Pub.RejectsX", "Hid.Y"}));
+  try {
+    rubric.assign({"Pub.Value", "Hid.Y"});
+    FAIL() << "a gate that names no test must be refused";
+  } catch (const RubricError& error) {
+    EXPECT_NE(std::string(error.what()).find("gate[0].tests matches no test"), std::string::npos) << error.what();
+  }
+  const std::string missing = load_error("gate-missing", std::string(kValid) + "[[gate]]\ntests = [\"Pub.*\"]\n");
+  EXPECT_NE(missing.find("gate[0].earned_with: must be a non-empty array"), std::string::npos) << missing;
+  const std::string unknown =
+      load_error("gate-unknown", std::string(kValid) + "[[gate]]\ntests = [\"P\"]\nearned_with = [\"H\"]\nx = 1\n");
+  EXPECT_NE(unknown.find("gate[0].x: unknown key"), std::string::npos) << unknown;
+}
+
+TEST(Rubric, GatePolicyNamesEveryUngatedValidationAndPublicTest) {
+  Rubric rubric = Rubric::load(write_rubric("policy", kValid));
+  const std::vector<Rubric::TestTraits> tests{
+      {"Pub.Value", false}, {"Pub.Rejects", true}, {"Hid.Value", false}, {"Hid.Rejects", true}};
+  auto problems = rubric.gate_policy_problems(tests);
+  ASSERT_EQ(problems.size(), 4u);  // two public tests, two validation tests
+  EXPECT_NE(problems[0].find("Pub.Value is public"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("Pub.Rejects checks validation only"), std::string::npos) << problems[1];
+
+  // Public tests need a hidden test; validation tests a value-checking one.
+  rubric.gates.push_back({{"Pub.*"}, {"Hid.Value"}, ""});
+  rubric.gates.push_back({{"Hid.Rejects"}, {"Hid.Rejects"}, ""});  // itself does not count
+  problems = rubric.gate_policy_problems(tests);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("Hid.Rejects checks validation only"), std::string::npos) << problems[0];
+  rubric.gates.back().earned_with = {"Hid.*"};
+  EXPECT_TRUE(rubric.gate_policy_problems(tests).empty());
+}
+
 }  // namespace
 }  // namespace rooflab

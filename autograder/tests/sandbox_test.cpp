@@ -44,5 +44,23 @@ TEST(Sandbox, ClearsTheGradersEnvironmentWhereIsolated) {
   EXPECT_EQ(result.output, "");
 }
 
+// Every writable place in the sandbox is capped: bubblewrap's own root and
+// /dev are tmpfs mounts as large as half the machine's memory, so they must be
+// read-only; /tmp holds at most its size.
+TEST(Sandbox, OnlyItsSizedTmpIsWritable) {
+  const Sandbox sandbox(SandboxMode::automatic);
+  if (!sandbox.isolated()) GTEST_SKIP() << "bubblewrap cannot run here: " << sandbox.weakness();
+  const fs::path scratch = fs::temp_directory_path() / "rooflab-sandbox-test";
+  sandbox.hand_over(scratch);
+  SandboxView view;
+  view.tmp_bytes = std::uint64_t{1} << 20;
+  const std::string script =
+      "for place in / /dev /dev/shm /usr /etc; do echo x 2>/dev/null > $place/rooflab-probe && echo \"wrote $place\"; "
+      "done; head -c 4M /dev/zero > /tmp/big 2>/dev/null || echo 'tmp full'";
+  const ProcessResult result =
+      sandbox.run({"/bin/sh", "-c", script}, view, scratch, scratch / "writable.log", ProcessLimits::timeout(30));
+  EXPECT_EQ(result.output, "tmp full\n") << result.describe(30);
+}
+
 }  // namespace
 }  // namespace rooflab

@@ -1,5 +1,7 @@
 #include "rooflab/wire.hpp"
 
+#include "rooflab/tensor.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,6 +75,36 @@ TEST(Wire, HostileBytesAreAnErrorNotARead) {
   rooflab::wire::Reader bad_bool(std::string_view(&two, 1));
   bool flag = false;
   EXPECT_THROW(rooflab::wire::decode(bad_bool, flag), rooflab::wire::Error);
+}
+
+// A worker's reply is hostile: a tensor whose shape promises more values than
+// it holds must fail to decode, or the verdict would read past its data.
+TEST(Wire, ATensorWhoseShapeDisagreesWithItsDataIsAnError) {
+  struct Result {
+    rooflab::Tensor4 output;
+    std::vector<float> lse;
+  };
+  EXPECT_NO_THROW(round_trip(Result{rooflab::zeros(1, 2, 3, 4), {}}));
+  for (const std::array<std::int64_t, 4> shape :
+       {std::array<std::int64_t, 4>{2, 2, 1000, 1000}, {1, 1, -1, -24}, {1 << 30, 1 << 30, 1 << 30, 1 << 30}}) {
+    const Result forged{{shape, std::vector<float>(24, 1.0f)}, {}};
+    try {
+      round_trip(forged);
+      ADD_FAILURE() << "decoded a tensor of shape " << shape[2] << "x" << shape[3] << " with 24 values";
+    } catch (const rooflab::wire::Error& error) {
+      EXPECT_NE(std::string(error.what()).find("Tensor4"), std::string::npos) << error.what();
+    }
+  }
+  // A worker takes its arguments as sent: tests send malformed tensors on
+  // purpose, to see the student's validation reject them.
+  rooflab::wire::Writer out;
+  rooflab::Tensor4 broken = rooflab::zeros(1, 1, 2, 2);
+  broken.data.pop_back();
+  rooflab::wire::encode(out, broken);
+  rooflab::wire::Reader unchecked(out.bytes(), rooflab::wire::Checks::none);
+  rooflab::Tensor4 decoded;
+  rooflab::wire::decode(unchecked, decoded);
+  EXPECT_EQ(decoded.data.size(), 3u);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ TEST(ModelMemory, Int4HalvesInt8) {
 }
 
 TEST(ModelMemory, RejectsNonPositiveInputs) {
+  const rooflab::testing::ArgumentNames names{"num_params", "bytes_per_param"};
   EXPECT_INVALID_ARGUMENT(model_memory_bytes(-1.0, 2.0), "num_params");
   EXPECT_INVALID_ARGUMENT(model_memory_bytes(7e9, 0.0), "bytes_per_param");
 }
@@ -36,6 +37,7 @@ TEST(MaxDecodeTokens, SevenBillionFp16OnA100) {
 }
 
 TEST(MaxDecodeTokens, RejectsNonPositiveInputs) {
+  const rooflab::testing::ArgumentNames names{"bytes_per_token", "bandwidth_bytes_per_s"};
   EXPECT_INVALID_ARGUMENT(max_decode_tokens_per_s(0.0, 1e12), "bytes_per_token");
   EXPECT_INVALID_ARGUMENT(max_decode_tokens_per_s(1e9, -1e12), "bandwidth_bytes_per_s");
 }
@@ -46,6 +48,8 @@ TEST(KvCache, SevenBillionBatch8Context2048) {
 }
 
 TEST(KvCache, RejectsNonPositiveInputs) {
+  const rooflab::testing::ArgumentNames names{"batch",        "seq_len",  "num_layers",
+                                              "num_kv_heads", "head_dim", "bytes_per_element"};
   EXPECT_INVALID_ARGUMENT(kv_cache_bytes({0, 2048, 32, 32, 128, 2}), "batch");
   EXPECT_INVALID_ARGUMENT(kv_cache_bytes({1, 2048, 32, 0, 128, 2}), "num_kv_heads");
 }

@@ -36,8 +36,8 @@ void require_valid(const TransformerConfig& model) {
   rooflab::require_positive(model.bytes_per_element, "bytes_per_element");
   // Each KV head serves a whole group of query heads.
   if (model.num_kv_heads > model.num_heads || std::fmod(model.num_heads, model.num_kv_heads) != 0.0)
-    throw std::invalid_argument("num_kv_heads (" + std::to_string(model.num_kv_heads) + ") must divide num_heads (" +
-                                std::to_string(model.num_heads) + ")");
+    throw std::invalid_argument("num_kv_heads (" + std::to_string(model.num_kv_heads) +
+                                ") must divide the number of query heads (" + std::to_string(model.num_heads) + ")");
 }
 
 void require_valid(const Pass& pass) {
@@ -45,8 +45,9 @@ void require_valid(const Pass& pass) {
   rooflab::require_positive(pass.new_tokens, "new_tokens");
   rooflab::require_positive(pass.context, "context");
   if (pass.new_tokens > pass.context)
-    throw std::invalid_argument("new_tokens (" + std::to_string(pass.new_tokens) + ") cannot exceed context (" +
-                                std::to_string(pass.context) + "): the new tokens are part of the context");
+    throw std::invalid_argument("new_tokens (" + std::to_string(pass.new_tokens) +
+                                ") cannot exceed the positions attended to (" + std::to_string(pass.context) +
+                                "), which include the new tokens");
 }
 
 void require_valid(const Hardware& hardware) {

@@ -1,5 +1,6 @@
 // Public tests, part 2: components.hpp. Expected values are written out in
-// B, N, D, H, n as docs/03_transformer_costs.md derives them.
+// B, N, D, H, n as docs/03_transformer_costs.md derives them; a test compares
+// your values with them, never with each other.
 #include "a02_transformer_costs/components.hpp"
 
 #include "a02_transformer_costs/models.hpp"
@@ -15,6 +16,10 @@ TEST(Matmul, CountsMultiplyAddsAndEachTensorOnce) {
   const Cost cost = matmul_cost(2, 3, 4, 2);
   EXPECT_DOUBLE_EQ(cost.flops, 2.0 * 2 * 3 * 4);
   EXPECT_DOUBLE_EQ(cost.bytes, 2.0 * (2 * 3 + 3 * 4 + 2 * 4));
+}
+
+TEST(Matmul, RejectsNonPositiveInputs) {
+  const rooflab::testing::ArgumentNames names{"m", "k", "n", "bytes_per_element"};
   EXPECT_INVALID_ARGUMENT(matmul_cost(0, 3, 4, 2), "m");
   EXPECT_INVALID_ARGUMENT(matmul_cost(2, 3, 4, -1), "bytes_per_element");
 }
@@ -23,8 +28,9 @@ TEST(Linear, BiasAddsOneFlopPerOutputAndItsOwnRead) {
   const Cost plain = linear_cost(2, 3, 4, false, 2);
   const Cost biased = linear_cost(2, 3, 4, true, 2);
   EXPECT_DOUBLE_EQ(plain.flops, 48);
-  EXPECT_DOUBLE_EQ(biased.flops, 48 + 2 * 4);
-  EXPECT_DOUBLE_EQ(biased.bytes, plain.bytes + 2 * 4);
+  EXPECT_DOUBLE_EQ(plain.bytes, 2.0 * (2 * 3 + 3 * 4 + 2 * 4));
+  EXPECT_DOUBLE_EQ(biased.flops, 48 + 2 * 4);                         // one add per output
+  EXPECT_DOUBLE_EQ(biased.bytes, 2.0 * (2 * 3 + 3 * 4 + 2 * 4 + 4));  // and the bias vector, read once
 }
 
 TEST(QkvProjection, ThreeLinearLayersEachReadingTheInput) {
@@ -66,12 +72,11 @@ TEST(AttentionValues, WeightsTimesValues) {
 }
 
 TEST(Attention, IsTheSumOfItsSteps) {
-  const Pass pass = prefill(2, 256);
-  const Cost sum = attention_scores_cost(gpt2_xl(), pass) + causal_mask_cost(gpt2_xl(), pass) +
-                   softmax_cost(gpt2_xl(), pass) + attention_values_cost(gpt2_xl(), pass);
-  const Cost total = attention_cost(gpt2_xl(), pass);
-  EXPECT_REL_NEAR(total.flops, sum.flops, 1e-12);
-  EXPECT_REL_NEAR(total.bytes, sum.bytes, 1e-12);
+  // Scores, mask, softmax and A·V, each as in the tests above.
+  const double B = 2, N = 256, S = B * H * N * N;
+  const Cost total = attention_cost(gpt2_xl(), prefill(B, N));
+  EXPECT_REL_NEAR(total.flops, S * (2 * d + 1) + S + 3 * S + 2 * S * d, 1e-12);
+  EXPECT_REL_NEAR(total.bytes, n * ((2 * B * H * N * d + S) + 2 * S + 2 * S + (S + 2 * B * H * N * d)), 1e-12);
 }
 
 TEST(Mlp, TwoBiasedLinearLayersThroughFourD) {
@@ -83,17 +88,20 @@ TEST(Mlp, TwoBiasedLinearLayersThroughFourD) {
 }
 
 TEST(Model, LayersPlusLmHead) {
-  const Pass pass = prefill(1, 32);
-  const Cost layer = layer_cost(gpt2_xl(), pass);
-  const Cost parts = qkv_projection_cost(gpt2_xl(), pass) + attention_cost(gpt2_xl(), pass) +
-                     output_projection_cost(gpt2_xl(), pass) + mlp_cost(gpt2_xl(), pass);
-  EXPECT_REL_NEAR(layer.flops, parts.flops, 1e-12);
-  EXPECT_REL_NEAR(layer.bytes, parts.bytes, 1e-12);
-  const Cost head = lm_head_cost(gpt2_xl(), pass);
-  EXPECT_REL_NEAR(head.flops, 2 * 32 * D * V, 1e-12);
-  const Cost model = model_cost(gpt2_xl(), pass);
-  EXPECT_REL_NEAR(model.flops, 48 * layer.flops + head.flops, 1e-12);
-  EXPECT_REL_NEAR(model.bytes, 48 * layer.bytes + head.bytes, 1e-12);
+  // One layer of a 32-token prefill is Q, K, V + attention + the output
+  // projection + the MLP, as in the tests above: 1.973 GFLOP and 64.0 MB.
+  const double layer_flops = 1973222400, layer_bytes = 64028800;
+  const Cost layer = layer_cost(gpt2_xl(), prefill(1, 32));
+  EXPECT_REL_NEAR(layer.flops, layer_flops, 1e-12);
+  EXPECT_REL_NEAR(layer.bytes, layer_bytes, 1e-12);
+  // The LM head: a 32×D by D×V product without a bias.
+  const double head_flops = 2 * 32 * D * V, head_bytes = n * (32 * D + D * V + 32 * V);
+  const Cost head = lm_head_cost(gpt2_xl(), prefill(1, 32));
+  EXPECT_REL_NEAR(head.flops, head_flops, 1e-12);
+  EXPECT_REL_NEAR(head.bytes, head_bytes, 1e-12);
+  const Cost model = model_cost(gpt2_xl(), prefill(1, 32));
+  EXPECT_REL_NEAR(model.flops, 48 * layer_flops + head_flops, 1e-12);
+  EXPECT_REL_NEAR(model.bytes, 48 * layer_bytes + head_bytes, 1e-12);
 }
 
 TEST(Decode, OnlyTheNewTokenIsProjectedAndKvComesFromTheCache) {
@@ -107,6 +115,9 @@ TEST(Decode, OnlyTheNewTokenIsProjectedAndKvComesFromTheCache) {
 }
 
 TEST(Passes, RejectBadShapesNamingTheField) {
+  const rooflab::testing::ArgumentNames names{"num_layers", "d_model",    "num_heads",   "num_kv_heads",
+                                              "d_ff",       "vocab_size", "context_len", "bytes_per_element",
+                                              "batch",      "new_tokens", "context"};
   EXPECT_INVALID_ARGUMENT(layer_cost(gpt2_xl(), prefill(0, 32)), "batch");
   EXPECT_INVALID_ARGUMENT(layer_cost(gpt2_xl(), Pass{1, 64, 32}), "new_tokens");
   TransformerConfig odd = gpt2_xl();

@@ -28,7 +28,14 @@ TEST(KvCache, TwoTensorsPerLayerPerPosition) {
   // 2 × 48 layers × 1 × 1024 × 1600 × 2 bytes
   EXPECT_DOUBLE_EQ(kv_cache_bytes(gpt2_xl(), 1, 1024), 314572800.0);
   EXPECT_DOUBLE_EQ(kv_cache_bytes(gpt2_xl(), 64, 1024), 64 * 314572800.0);
+}
+
+TEST(KvCache, RejectsNonPositiveInputs) {
+  const rooflab::testing::ArgumentNames names{"num_layers", "d_model",    "num_heads",   "num_kv_heads",
+                                              "d_ff",       "vocab_size", "context_len", "bytes_per_element",
+                                              "batch",      "seq_len"};
   EXPECT_INVALID_ARGUMENT(kv_cache_bytes(gpt2_xl(), 1, 0), "seq_len");
+  EXPECT_INVALID_ARGUMENT(kv_cache_bytes(gpt2_xl(), -2, 8), "batch");
 }
 
 }  // namespace

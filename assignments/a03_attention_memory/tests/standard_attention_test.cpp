@@ -70,6 +70,7 @@ TEST_P(StandardAttention, LargeLogitsDoNotOverflow) {
 
 TEST_P(StandardAttention, RejectsMismatchedInputs) {
   const Tensor4 q = rooflab::random_normal(1, 2, 8, 4, 1), v = rooflab::random_normal(1, 2, 8, 4, 2);
+  const rooflab::testing::ArgumentNames names{"q", "k", "v", "causal"};
   EXPECT_INVALID_ARGUMENT(run(q, rooflab::random_normal(1, 2, 8, 5, 3), v, false), "k");
   EXPECT_INVALID_ARGUMENT(run(q, q, rooflab::random_normal(1, 2, 9, 4, 3), false), "v");
   EXPECT_INVALID_ARGUMENT(run(q, rooflab::random_normal(1, 2, 9, 4, 3), rooflab::random_normal(1, 2, 9, 4, 3), true),

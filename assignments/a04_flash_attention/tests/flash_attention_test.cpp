@@ -76,6 +76,8 @@ TEST_P(FlashAttention, FullyMaskedRowsGiveZeroAndMinusInfinity) {
   for (std::int64_t j = 0; j < 12; ++j) keep[static_cast<std::size_t>(5 * 12 + j)] = 0;  // row 5 sees nothing
   for (std::int64_t j = 0; j < 8; ++j) keep[static_cast<std::size_t>(9 * 12 + j)] = 0;   // row 9: only keys 8..11
   const FlashResult result = run(x, {4, 4, false, keep});
+  ASSERT_EQ(result.output.shape, x.q.shape);
+  ASSERT_EQ(result.lse.size(), 4u * 12);
   for (std::int64_t bh = 0; bh < 4; ++bh) {
     EXPECT_EQ(result.lse[static_cast<std::size_t>(bh * 12 + 5)], -INFINITY);
     for (std::int64_t c = 0; c < 4; ++c) EXPECT_EQ(result.output.row(bh, 5)[c], 0.0f);
@@ -86,6 +88,7 @@ TEST_P(FlashAttention, FullyMaskedRowsGiveZeroAndMinusInfinity) {
 
 TEST_P(FlashAttention, RejectsBadInputsAndOptions) {
   const Inputs x = inputs(8, 4, 1);
+  const rooflab::testing::ArgumentNames names{"q", "k", "v", "block_rows", "block_cols", "causal", "keep"};
   EXPECT_INVALID_ARGUMENT(run(x, {0, 4, false, {}}), "block_rows");
   EXPECT_INVALID_ARGUMENT(run(x, {4, -1, false, {}}), "block_cols");
   EXPECT_INVALID_ARGUMENT(run(x, {4, 4, false, std::vector<std::uint8_t>(7, 1)}), "keep");

@@ -1,15 +1,81 @@
-// Hidden tests for components.hpp: random shapes, GQA, the gated MLP, decode
-// passes, invalid input.
+// Hidden tests for components.hpp: every function on models and passes drawn
+// at grading time (GPT-2's kind and Llama's, prefill, decode and verification
+// passes), GPT-2 XL at its context length, GQA, the gated MLP, invalid input.
+// Every expected value comes from hidden_formulas.hpp or a literal, never from
+// another of the student's functions.
 #include <cmath>
 #include <limits>
 #include <random>
 
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
+#include "hidden_formulas.hpp"
 #include "hidden_models.hpp"
 #include "rooflab/testing.hpp"
 
 namespace a02_transformer_costs {
 namespace {
+
+using ComponentFunction = Cost (*)(const TransformerConfig&, const Pass&);
+using Formula = expected::Flops (*)(const TransformerConfig&, const Pass&);
+
+// One component on 20 models and passes drawn from the grading seed.
+void expect_on_drawn_passes(ComponentFunction student, Formula formula, std::uint64_t salt) {
+  std::mt19937_64 random(rooflab::testing::seed() ^ salt);
+  for (int trial = 0; trial < 20; ++trial) {
+    const TransformerConfig m = expected::random_model(random);
+    const Pass p = expected::random_pass(random);
+    const Cost got = student(m, p);
+    const expected::Flops want = formula(m, p);
+    const std::string what = "trial " + std::to_string(trial) + ": " + (m.mlp == MlpKind::gated ? "Llama" : "GPT-2") +
+                             "-like, D=" + std::to_string(m.d_model) + ", pass {" + std::to_string(p.batch) + ", " +
+                             std::to_string(p.new_tokens) + ", " + std::to_string(p.context) + "}";
+    EXPECT_REL_NEAR(got.flops, want.flops, 1e-12) << what;
+    EXPECT_REL_NEAR(got.bytes, want.bytes, 1e-12) << what;
+  }
+}
+
+TEST(ComponentsHidden, MatmulAndLinearOnShapesDrawnAtGradingTime) {
+  std::mt19937_64 random(rooflab::testing::seed() ^ 0x11ull);
+  std::uniform_int_distribution<int> size(1, 100000), bytes(0, 3);
+  for (int trial = 0; trial < 25; ++trial) {
+    const double m = size(random), k = size(random), n = size(random), e = std::ldexp(1.0, bytes(random) - 1);
+    const Cost product = matmul_cost(m, k, n, e);
+    EXPECT_REL_NEAR(product.flops, expected::matmul(m, k, n, e).flops, 1e-12) << "trial " << trial;
+    EXPECT_REL_NEAR(product.bytes, expected::matmul(m, k, n, e).bytes, 1e-12) << "trial " << trial;
+    const bool bias = trial % 2 == 0;
+    const Cost layer = linear_cost(m, k, n, bias, e);
+    EXPECT_REL_NEAR(layer.flops, expected::linear(m, k, n, bias, e).flops, 1e-12) << "trial " << trial;
+    EXPECT_REL_NEAR(layer.bytes, expected::linear(m, k, n, bias, e).bytes, 1e-12) << "trial " << trial;
+  }
+}
+
+TEST(ComponentsHidden, QkvProjectionOnPassesDrawnAtGradingTime) {
+  expect_on_drawn_passes(&qkv_projection_cost, &expected::qkv, 0x21);
+}
+TEST(ComponentsHidden, AttentionScoresOnPassesDrawnAtGradingTime) {
+  expect_on_drawn_passes(&attention_scores_cost, &expected::scores, 0x22);
+}
+TEST(ComponentsHidden, CausalMaskOnPassesDrawnAtGradingTime) {
+  expect_on_drawn_passes(&causal_mask_cost, &expected::mask, 0x23);
+}
+TEST(ComponentsHidden, SoftmaxOnPassesDrawnAtGradingTime) {
+  expect_on_drawn_passes(&softmax_cost, &expected::softmax, 0x24);
+}
+TEST(ComponentsHidden, AttentionValuesOnPassesDrawnAtGradingTime) {
+  expect_on_drawn_passes(&attention_values_cost, &expected::values, 0x25);
+}
+TEST(ComponentsHidden, AttentionOnPassesDrawnAtGradingTime) {
+  expect_on_drawn_passes(&attention_cost, &expected::attention, 0x26);
+}
+TEST(ComponentsHidden, OutputProjectionOnPassesDrawnAtGradingTime) {
+  expect_on_drawn_passes(&output_projection_cost, &expected::output_projection, 0x27);
+}
+TEST(ComponentsHidden, MlpOnPassesDrawnAtGradingTime) { expect_on_drawn_passes(&mlp_cost, &expected::mlp, 0x28); }
+TEST(ComponentsHidden, LayerOnPassesDrawnAtGradingTime) { expect_on_drawn_passes(&layer_cost, &expected::layer, 0x29); }
+TEST(ComponentsHidden, LmHeadOnPassesDrawnAtGradingTime) {
+  expect_on_drawn_passes(&lm_head_cost, &expected::lm_head, 0x2a);
+}
+TEST(ComponentsHidden, ModelOnPassesDrawnAtGradingTime) { expect_on_drawn_passes(&model_cost, &expected::model, 0x2b); }
 
 // The whole GPT-2 layer in B, N, D, H, n, written out from the docs' formulas.
 Cost gpt2_layer_by_hand(double B, double N, double D, double H, double n) {
@@ -88,29 +154,38 @@ TEST(ComponentsHidden, PartialPassesMaskOnlyWhenSeveralTokensAreNew) {
 }
 
 TEST(ComponentsHidden, DecodeIsLinearInBatchExceptTheWeights) {
-  const Cost one = model_cost(gpt2_xl(), decode(1, 512));
-  const Cost two = model_cost(gpt2_xl(), decode(2, 512));
-  const Cost four = model_cost(gpt2_xl(), decode(4, 512));
-  // FLOPs scale with the batch; bytes grow by the same increment (weights are shared).
-  EXPECT_REL_NEAR(two.flops, 2 * one.flops, 1e-12);
-  EXPECT_REL_NEAR(four.bytes - two.bytes, 2 * (two.bytes - one.bytes), 1e-9);
-  EXPECT_LT(two.bytes, 2 * one.bytes);
-  EXPECT_GT(two.flops / two.bytes, one.flops / one.bytes);
+  // FLOPs scale with the batch; bytes grow by a fixed increment per request
+  // (the weights are shared). The expected values carry that lesson; the
+  // student's must equal them.
+  for (const double batch : {1.0, 2.0, 4.0}) {
+    const Cost got = model_cost(gpt2_xl(), decode(batch, 512));
+    const expected::Flops want = expected::model(gpt2_xl(), decode(batch, 512));
+    EXPECT_REL_NEAR(got.flops, want.flops, 1e-12) << "batch " << batch;
+    EXPECT_REL_NEAR(got.bytes, want.bytes, 1e-12) << "batch " << batch;
+  }
 }
 
 TEST(ComponentsHidden, MatmulIntensityApproachesItsLimits) {
   // Square: AI = 2k³ / (3nk²) grows linearly; skinny (m = 1): AI → 2/n.
   const Cost square = matmul_cost(4096, 4096, 4096, 2);
-  EXPECT_REL_NEAR(square.flops / square.bytes, 4096.0 / 3, 1e-12);
+  EXPECT_REL_NEAR(square.flops, 2 * 4096.0 * 4096 * 4096, 1e-12);
+  EXPECT_REL_NEAR(square.bytes, 2 * 3 * 4096.0 * 4096, 1e-12);
   const Cost skinny = matmul_cost(1, 1e6, 1e6, 2);
-  EXPECT_NEAR(skinny.flops / skinny.bytes, 1.0, 1e-5);
+  EXPECT_REL_NEAR(skinny.flops, 2e12, 1e-12);
+  EXPECT_REL_NEAR(skinny.bytes, 2 * (1e6 + 1e12 + 1e6), 1e-12);
 }
 
 TEST(ComponentsHidden, RejectsEveryBadInputNamingIt) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  EXPECT_INVALID_ARGUMENT(matmul_cost(1, nan, 1, 2), "k");
-  EXPECT_INVALID_ARGUMENT(matmul_cost(1, 1, inf, 2), "n");
-  EXPECT_INVALID_ARGUMENT(linear_cost(-1, 2, 2, true, 2), "m");
+  {
+    const rooflab::testing::ArgumentNames names{"m", "k", "n", "bias", "bytes_per_element"};
+    EXPECT_INVALID_ARGUMENT(matmul_cost(1, nan, 1, 2), "k");
+    EXPECT_INVALID_ARGUMENT(matmul_cost(1, 1, inf, 2), "n");
+    EXPECT_INVALID_ARGUMENT(linear_cost(-1, 2, 2, true, 2), "m");
+  }
+  const rooflab::testing::ArgumentNames names{
+      "num_layers",  "d_model", "num_heads",         "num_kv_heads", "d_ff",   "vocab_size",
+      "context_len", "batch",   "bytes_per_element", "new_tokens",   "context"};
   EXPECT_INVALID_ARGUMENT(mlp_cost(gpt2_xl(), Pass{1, 1, nan}), "context");
   EXPECT_INVALID_ARGUMENT(lm_head_cost(gpt2_xl(), Pass{1, 0, 4}), "new_tokens");
   TransformerConfig m = gpt2_xl();

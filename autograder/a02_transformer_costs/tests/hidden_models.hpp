@@ -15,8 +15,17 @@ inline TransformerConfig gpt2_sized(double layers, double d_model, double heads)
   return m;
 }
 
-// Llama 3 8B: GQA (32 query heads, 8 KV heads), gated MLP, no biases, an LM
-// head of its own, rotary positions, RMSNorm.
+// Llama's kind of layer: a gated MLP, no biases, an LM head of its own,
+// rotary positions, RMSNorm.
+inline void make_llama_kind(TransformerConfig& m) {
+  m.mlp = MlpKind::gated;
+  m.bias = false;
+  m.tied_embeddings = false;
+  m.positions = PositionKind::rotary;
+  m.norm = NormKind::rms_norm;
+}
+
+// Llama 3 8B: GQA (32 query heads, 8 KV heads) and Llama's kind of layer.
 inline TransformerConfig llama3_8b() {
   TransformerConfig m = gpt2_sized(32, 4096, 32);
   m.name = "llama3-8b";
@@ -24,11 +33,7 @@ inline TransformerConfig llama3_8b() {
   m.d_ff = 14336;
   m.vocab_size = 128256;
   m.context_len = 8192;
-  m.mlp = MlpKind::gated;
-  m.bias = false;
-  m.tied_embeddings = false;
-  m.positions = PositionKind::rotary;
-  m.norm = NormKind::rms_norm;
+  make_llama_kind(m);
   return m;
 }
 

@@ -34,6 +34,22 @@ struct Tensor4 {
   const float* row(std::int64_t bh, std::int64_t i) const { return data.data() + (bh * rows() + i) * cols(); }
 };
 
+// Why a Tensor4 that arrived from another process cannot be used, or nullptr:
+// the grader's wire codec calls this on every Tensor4 it decodes (a worker's
+// reply whose shape disagrees with its data fails the test, instead of letting
+// the verdict read past the data).
+inline const char* wire_check(const Tensor4& tensor) {
+  std::uint64_t elements = 1;
+  for (const std::int64_t extent : tensor.shape) {
+    if (extent < 0) return "a Tensor4 with a negative extent";
+    const auto n = static_cast<std::uint64_t>(extent);
+    if (n != 0 && elements > UINT64_MAX / n) return "a Tensor4 whose shape overflows";
+    elements *= n;
+  }
+  if (elements != tensor.data.size()) return "a Tensor4 whose shape does not match its number of values";
+  return nullptr;
+}
+
 // A zero tensor of the given shape.
 inline Tensor4 zeros(std::int64_t batch, std::int64_t heads, std::int64_t rows, std::int64_t cols) {
   Tensor4 tensor{{batch, heads, rows, cols}, {}};
@@ -76,16 +92,16 @@ inline void require_well_formed(const Tensor4& tensor, const char* name) {
                                 " values but its shape needs " + std::to_string(elements));
 }
 
-// Checks Q (B,H,N,d), K (B,H,M,d) and V (B,H,M,dv) for attention, naming the
-// tensor that does not fit.
+// Checks Q (B,H,N,d), K (B,H,M,d) and V (B,H,M,dv) for attention. The message
+// names the tensor that does not fit ("q", "k" or "v") and no other.
 inline void require_attention_inputs(const Tensor4& q, const Tensor4& k, const Tensor4& v) {
   require_well_formed(q, "q");
   require_well_formed(k, "k");
   require_well_formed(v, "v");
   if (k.batch() != q.batch() || k.heads() != q.heads() || k.cols() != q.cols())
-    throw std::invalid_argument("k: batch, heads and head_dim must match q's");
+    throw std::invalid_argument("k: batch, heads and head_dim must match the queries'");
   if (v.batch() != q.batch() || v.heads() != q.heads() || v.rows() != k.rows())
-    throw std::invalid_argument("v: batch, heads and length must match k's");
+    throw std::invalid_argument("v: batch, heads and length must match the keys'");
 }
 
 }  // namespace rooflab

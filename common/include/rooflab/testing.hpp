@@ -3,12 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "rooflab/backend.hpp"
 
@@ -24,15 +27,67 @@ inline ::testing::AssertionResult RelNear(const char* actual_expr, const char* e
                                        << (expected != 0 ? error / std::fabs(expected) : error) << " > " << rel << ")";
 }
 
-// Checks that `call` throws std::invalid_argument whose message names `argument`.
+// The names a function's std::invalid_argument messages may use: one per
+// argument, or per field of an argument struct. A validation test declares
+// them once, and each EXPECT_INVALID_ARGUMENT then checks that the message
+// names the offending argument and none of the others, so that code which
+// throws one message naming everything for any input earns nothing:
+//   const rooflab::testing::ArgumentNames names{"num_params", "bytes_per_param"};
+//   EXPECT_INVALID_ARGUMENT(model_memory_bytes(-1, 2), "num_params");
+class ArgumentNames {
+ public:
+  ArgumentNames(std::initializer_list<std::string> names) : names_(names), outer_(current()) { current() = this; }
+  ~ArgumentNames() { current() = outer_; }
+  ArgumentNames(const ArgumentNames&) = delete;
+  ArgumentNames& operator=(const ArgumentNames&) = delete;
+
+  const std::vector<std::string>& names() const { return names_; }
+  static const ArgumentNames* declared() { return current(); }
+
+ private:
+  static const ArgumentNames*& current() {
+    thread_local const ArgumentNames* declared = nullptr;
+    return declared;
+  }
+  std::vector<std::string> names_;
+  const ArgumentNames* outer_;
+};
+
+// Whether `message` names `name` as a word of its own: not inside a longer
+// identifier ("k" is not named by "block_cols", "seq_len" not by "max_seq_len").
+inline bool names_word(const std::string& message, const std::string& name) {
+  const auto identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = message.find(name); at != std::string::npos; at = message.find(name, at + 1)) {
+    const bool starts = at == 0 || !identifier(message[at - 1]);
+    const bool ends = at + name.size() == message.size() || !identifier(message[at + name.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+// Checks that `call` throws std::invalid_argument whose message names
+// `argument` and no other of the test's ArgumentNames. Records the test as a
+// validation test (gtest property rooflab_validation), so that the course's
+// rubric check can see that its points are gated by a correct answer.
 inline ::testing::AssertionResult ThrowsInvalidArgumentNaming(const std::function<void()>& call,
                                                               const std::string& argument) {
+  ::testing::Test::RecordProperty("rooflab_validation", "1");
+  const ArgumentNames* names = ArgumentNames::declared();
+  if (!names)
+    return ::testing::AssertionFailure() << "test bug: declare the function's rooflab::testing::ArgumentNames before "
+                                            "EXPECT_INVALID_ARGUMENT";
   try {
     call();
   } catch (const std::invalid_argument& error) {
-    if (std::string(error.what()).find(argument) != std::string::npos) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "std::invalid_argument was thrown but its message \"" << error.what()
-                                         << "\" does not name \"" << argument << "\"";
+    const std::string message = error.what();
+    if (!names_word(message, argument))
+      return ::testing::AssertionFailure() << "std::invalid_argument was thrown but its message \"" << message
+                                           << "\" does not name \"" << argument << "\"";
+    for (const std::string& other : names->names())
+      if (other != argument && names_word(message, other))
+        return ::testing::AssertionFailure() << "the message \"" << message << "\" names \"" << other
+                                             << "\" too, but only \"" << argument << "\" is wrong here";
+    return ::testing::AssertionSuccess();
   } catch (const std::exception& error) {
     return ::testing::AssertionFailure() << "expected std::invalid_argument naming \"" << argument
                                          << "\", got another exception: " << error.what();

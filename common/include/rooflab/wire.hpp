@@ -9,10 +9,12 @@
 // fields, up to 24 of them, nested freely) without any per-struct declaration.
 //
 // Decoding never trusts its input: every length is checked against what is
-// left, and a bad message throws wire::Error instead of reading out of bounds.
+// left, values whose fields must agree are checked (wire_check, below), and a
+// bad message throws wire::Error instead of reading out of bounds.
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -40,9 +42,16 @@ class Writer {
   std::string bytes_;
 };
 
+// What a Reader does with values whose fields must agree (wire_check, below):
+// the verdict checks everything a worker sends back; a worker takes the
+// arguments as sent, since tests send malformed tensors on purpose to see the
+// student's validation reject them.
+enum class Checks { values, none };
+
 class Reader {
  public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  explicit Reader(std::string_view bytes, Checks checks = Checks::values) : bytes_(bytes), checks_(checks) {}
+  bool checks_values() const { return checks_ == Checks::values; }
   void raw(void* data, std::size_t size) {
     if (size > bytes_.size() - pos_) throw Error("message ends early");
     std::memcpy(data, bytes_.data() + pos_, size);
@@ -56,6 +65,7 @@ class Reader {
  private:
   std::string_view bytes_;
   std::size_t pos_ = 0;
+  Checks checks_;
 };
 
 // ---- aggregates: count the fields, then bind them by structured binding ----
@@ -223,6 +233,16 @@ void decode(Reader& in, T& value) {
   } else {
     static_assert(std::is_aggregate_v<U>, "wire: no decoding for this type");
     std::apply([&](auto&... fields) { (decode(in, fields), ...); }, detail::tie_fields(value));
+    // A type whose fields must agree (a tensor's shape and its data) says so
+    // with a wire_check(const T&) found by argument-dependent lookup: it
+    // returns why the decoded value cannot be used, or nullptr. Checked here,
+    // before any caller can index by a shape the data does not have.
+    if constexpr (requires(const U& decoded) {
+                    { wire_check(decoded) } -> std::convertible_to<const char*>;
+                  }) {
+      if (in.checks_values())
+        if (const char* problem = wire_check(value)) throw Error(problem);
+    }
   }
 }
 

@@ -12,6 +12,7 @@ constexpr double kH100Bandwidth = 3.35e12;
 TEST(ArithmeticIntensity, FlopsPerByte) { EXPECT_REL_NEAR(arithmetic_intensity(1e12, 4e9), 250.0, 1e-12); }
 
 TEST(ArithmeticIntensity, RejectsNonPositiveInputs) {
+  const rooflab::testing::ArgumentNames names{"flops", "bytes"};
   EXPECT_INVALID_ARGUMENT(arithmetic_intensity(1.0, 0.0), "bytes");
   EXPECT_INVALID_ARGUMENT(arithmetic_intensity(-1.0, 1.0), "flops");
 }
@@ -39,6 +40,7 @@ TEST(MatmulIntensity, SquareFp16) {
 }
 
 TEST(MatmulIntensity, RejectsNonPositiveInputs) {
+  const rooflab::testing::ArgumentNames names{"m", "k", "n", "bytes_per_element"};
   EXPECT_INVALID_ARGUMENT(matmul_arithmetic_intensity(0, 1, 1, 2), "m");
   EXPECT_INVALID_ARGUMENT(matmul_arithmetic_intensity(1, 1, 1, 0), "bytes_per_element");
 }

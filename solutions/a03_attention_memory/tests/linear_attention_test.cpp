@@ -41,11 +41,13 @@ TEST(LinearAttention, FirstCausalRowIsItsOwnValue) {
   // Query 0 sees key 0 only: its output is v_0 (up to eps).
   const Inputs x = inputs(6, 8, 10);
   const Tensor4 out = causal_linear_attention_recurrent(x.q, x.k, x.v);
+  ASSERT_EQ(out.shape, x.v.shape);
   for (std::int64_t c = 0; c < 8; ++c) EXPECT_NEAR(out.row(0, 0)[c], x.v.row(0, 0)[c], 1e-5);
 }
 
 TEST(LinearAttention, RejectsMismatchedInputs) {
   const Inputs x = inputs(8, 4, 1);
+  const rooflab::testing::ArgumentNames names{"q", "k", "v"};
   EXPECT_INVALID_ARGUMENT(linear_attention(x.q, rooflab::random_normal(2, 2, 8, 5, 1), x.v), "k");
   EXPECT_INVALID_ARGUMENT(causal_linear_attention_recurrent(x.q, rooflab::random_normal(2, 2, 9, 4, 1),
                                                             rooflab::random_normal(2, 2, 9, 4, 1)),

@@ -18,6 +18,8 @@ struct AttentionShape {
 
 // FLOPs of QKᵀ + softmax + PV over all heads and requests:
 // batch × heads × seq_q × seq_kv × (2·head_dim + 5 + 2·head_dim).
+// Throws std::invalid_argument naming the field (batch, num_heads, seq_len_q,
+// seq_len_kv or head_dim) that is not a positive finite number.
 double attention_flops(const AttentionShape& shape);
 
 // Cost of one step; intensity = flops / bytes.
@@ -32,7 +34,9 @@ struct StepCost {
 //   scores  S = QKᵀ:        read Q, K (2nd), write S (n²);          2n²d FLOPs
 //   softmax P = softmax(S): read S (n²), write P (n²);               5n² FLOPs
 //   output  O = PV:         read P (n²), V (nd), write O (nd);       2n²d FLOPs
-// bytes are element counts × bytes_per_element.
+// bytes are element counts × bytes_per_element. attention_breakdown throws
+// std::invalid_argument naming seq_len, head_dim or bytes_per_element, whichever
+// is not a positive finite number.
 struct AttentionBreakdown {
   StepCost scores;
   StepCost softmax;

@@ -28,6 +28,9 @@ struct ModelConfig {
 // One decode step of `batch` requests, each attending to `kv_len` cached tokens:
 //   flops = 2·batch·num_params + num_layers × attention_flops(batch, heads, 1, kv_len, head_dim)
 //   bytes = weights (num_params × bytes_per_param) + kv_cache_bytes(batch, kv_len, ...)
+// Throws std::invalid_argument naming the ModelConfig field (num_params,
+// num_layers, d_model, num_heads, num_kv_heads or bytes_per_param), batch or
+// kv_len, whichever is not a positive finite number.
 struct DecodeStepCost {
   double flops = 0;
   double weight_bytes = 0;
@@ -40,6 +43,10 @@ DecodeStepCost decode_step_cost(const ModelConfig& model, double batch, double k
 
 // Everything a decode deployment of `model` on `gpu` at (batch, context_len)
 // is limited by. Each field is defined in docs/01_memory_bound_inference.md.
+// Throws std::invalid_argument naming what is not a positive finite number: a
+// ModelConfig field (as decode_step_cost does), a GpuSpec field
+// (peak_flops_per_s, bandwidth_bytes_per_s or memory_bytes), batch, or
+// context_len (by that name, not kv_len).
 struct InferenceAnalysis {
   double weight_bytes = 0;         // num_params × bytes_per_param
   double kv_cache_bytes = 0;       // whole batch at context_len

@@ -18,12 +18,16 @@ double bytes_per_element(DType dtype);
 // throws std::invalid_argument naming the unknown name.
 DType parse_dtype(std::string_view name);
 
-// Bytes to store the weights: num_params × bytes_per_param.
+// Bytes to store the weights: num_params × bytes_per_param. Throws
+// std::invalid_argument naming num_params or bytes_per_param, whichever is not
+// a positive finite number (the DType overload checks num_params).
 double model_memory_bytes(double num_params, double bytes_per_param);
 double model_memory_bytes(double num_params, DType dtype);
 
 // Upper bound on single-stream decode speed when every token must read
 // `bytes_per_token` from memory at `bandwidth_bytes_per_s`: bandwidth / bytes.
+// Throws std::invalid_argument naming bytes_per_token or bandwidth_bytes_per_s,
+// whichever is not a positive finite number.
 double max_decode_tokens_per_s(double bytes_per_token, double bandwidth_bytes_per_s);
 
 // Shape of a KV cache. With num_kv_heads == num_heads this is multi-head
@@ -38,6 +42,8 @@ struct KvCacheShape {
 };
 
 // batch × seq_len × num_layers × 2 (K and V) × num_kv_heads × head_dim × bytes.
+// Throws std::invalid_argument naming the field (batch, seq_len, num_layers,
+// num_kv_heads, head_dim or bytes_per_element) that is not a positive finite number.
 double kv_cache_bytes(const KvCacheShape& shape);
 
 }  // namespace a01_roofline

@@ -1,0 +1,54 @@
+// a03_attention_memory, part 2: attention's memory in theory and measured.
+#include "a03_attention_memory/memory.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+#include "a03_attention_memory/standard_attention.hpp"
+#include "rooflab/memory_tracker.hpp"
+#include "rooflab/not_implemented.hpp"
+#include "rooflab/validate.hpp"
+
+// Adversarial submission "always_throws": every function throws
+// std::invalid_argument naming every argument and field of the contract.
+namespace {
+constexpr const char* kEveryName =
+    "invalid argument (one of: a03_attention_memory backend batch bf16 bytes_per_element causal "
+    "causal_linear_attention_cumsum causal_linear_attention_recurrent cmath cpu cuda dtype estimate_memory "
+    "estimated_bytes exp feature_map fp16 fp32 head_dim heads inputs invalid_argument k linear linear_attention "
+    "linear_causal_cumsum linear_causal_recurrent measure_peak_memory measured_bytes method output peak_extra "
+    "profile_memory_scaling q require_attention_inputs require_valid rooflab rows run_method scores seconds seed "
+    "seq_len seq_lens shape standard standard_attention standard_attention_on standard_attention_thrust "
+    "standard_attention_thrust_cuda state thrust to_string total v weights x)";
+}  // namespace
+
+namespace a03_attention_memory {
+
+MemoryEstimate estimate_memory(Method method, const AttentionShape& shape, Dtype dtype) {
+  // YOUR CODE HERE
+  (void)method;
+  (void)shape;
+  (void)dtype;
+  throw std::invalid_argument(kEveryName);
+}
+
+double measure_peak_memory(Method method, const AttentionShape& shape, std::uint64_t seed) {
+  // YOUR CODE HERE
+  (void)method;
+  (void)shape;
+  (void)seed;
+  throw std::invalid_argument(kEveryName);
+}
+
+std::vector<ScalingPoint> profile_memory_scaling(Method method, const AttentionShape& shape,
+                                                 const std::vector<std::int64_t>& seq_lens, std::uint64_t seed) {
+  // YOUR CODE HERE
+  (void)method;
+  (void)shape;
+  (void)seq_lens;
+  (void)seed;
+  throw std::invalid_argument(kEveryName);
+}
+
+}  // namespace a03_attention_memory

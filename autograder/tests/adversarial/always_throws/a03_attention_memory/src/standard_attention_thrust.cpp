@@ -1,0 +1,45 @@
+// a03_attention_memory, part 4: standard attention written once against Thrust.
+//
+// The build compiles this file for Thrust's OpenMP device system (the CPU) and,
+// where nvcc exists, again for the CUDA device system under the name
+// standard_attention_thrust_cuda. So: C++17, no lambdas (device code needs
+// annotated functors), and only what both systems offer.
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cmath>
+
+#include "a03_attention_memory/standard_attention.hpp"
+#include "rooflab/not_implemented.hpp"
+
+#include <stdexcept>
+
+// Adversarial submission "always_throws": every function throws
+// std::invalid_argument naming every argument and field of the contract.
+namespace {
+constexpr const char* kEveryName =
+    "invalid argument (one of: a03_attention_memory backend batch bf16 bytes_per_element causal "
+    "causal_linear_attention_cumsum causal_linear_attention_recurrent cmath cpu cuda dtype estimate_memory "
+    "estimated_bytes exp feature_map fp16 fp32 head_dim heads inputs invalid_argument k linear linear_attention "
+    "linear_causal_cumsum linear_causal_recurrent measure_peak_memory measured_bytes method output peak_extra "
+    "profile_memory_scaling q require_attention_inputs require_valid rooflab rows run_method scores seconds seed "
+    "seq_len seq_lens shape standard standard_attention standard_attention_on standard_attention_thrust "
+    "standard_attention_thrust_cuda state thrust to_string total v weights x)";
+}  // namespace
+
+namespace a03_attention_memory {
+
+// YOUR CODE HERE
+
+AttentionResult standard_attention_thrust(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) {
+  // YOUR CODE HERE
+  (void)q;
+  (void)k;
+  (void)v;
+  (void)causal;
+  throw std::invalid_argument(kEveryName);
+}
+
+}  // namespace a03_attention_memory

@@ -1,0 +1,70 @@
+// The pass/fail decision as a pure function of the verdict's report and how
+// both processes ended: only the verdict process can make a pass.
+#include "verdict_decision.hpp"
+
+#include <gtest/gtest.h>
+
+namespace rooflab {
+namespace {
+
+std::string report(const std::string& tests) {
+  return R"({"testsuites": [{"name": "Suite", "testsuite": [)" + tests + "]}]}";
+}
+const std::string kPassed = report(R"({"name": "Test", "result": "COMPLETED"})");
+const std::string kFailed = report(R"({"name": "Test", "failures": [{"failure": "x.cpp:3\nExpected: 1"}]})");
+const std::string kSkipped = report(R"({"name": "Test", "result": "SKIPPED"})");
+
+ProcessResult exited(int code, std::string output = "") {
+  ProcessResult result;
+  result.exit_code = code;
+  result.output = std::move(output);
+  return result;
+}
+
+ProcessResult killed(int signal) {
+  ProcessResult result;
+  result.signaled = true;
+  result.signal = signal;
+  return result;
+}
+
+TEST(VerdictDecision, PassesOnlyWithACleanReportOfExactlyThisTest) {
+  EXPECT_EQ(decide_outcome("Suite.Test", kPassed, exited(0), exited(0), 10).status, TestStatus::passed);
+  // The worker's fate never makes a pass, and never breaks one the verdict made.
+  EXPECT_EQ(decide_outcome("Suite.Test", kPassed, exited(0), killed(9), 10).status, TestStatus::passed);
+  EXPECT_EQ(decide_outcome("Suite.Test", kPassed, exited(1), exited(0), 10).status, TestStatus::failed);
+  EXPECT_EQ(decide_outcome("Suite.Other", kPassed, exited(0), exited(0), 10).status, TestStatus::failed);
+  EXPECT_EQ(decide_outcome("Suite.Test", std::nullopt, exited(0), exited(0), 10).status, TestStatus::failed);
+  EXPECT_EQ(decide_outcome("Suite.Test", "not json", exited(0), exited(0), 10).status, TestStatus::failed);
+  const std::string two = report(R"({"name": "Test"}, {"name": "Extra"})");
+  EXPECT_EQ(decide_outcome("Suite.Test", two, exited(0), exited(0), 10).status, TestStatus::failed);
+}
+
+TEST(VerdictDecision, FailuresCarryTheAssertionsAndTheWorkersStory) {
+  const TestOutcome failed = decide_outcome("Suite.Test", kFailed, exited(1), exited(0, "hello from student"), 10);
+  EXPECT_EQ(failed.status, TestStatus::failed);
+  EXPECT_NE(failed.message.find("Expected: 1"), std::string::npos) << failed.message;
+  EXPECT_NE(failed.message.find("hello from student"), std::string::npos) << failed.message;
+  const TestOutcome crashed = decide_outcome("Suite.Test", kFailed, exited(1), killed(11), 10);
+  EXPECT_EQ(crashed.status, TestStatus::crashed);
+  EXPECT_NE(crashed.message.find("SIGSEGV"), std::string::npos) << crashed.message;
+}
+
+TEST(VerdictDecision, NonAsciiMessagesSurviveGtestsByteEscapes) {
+  // gtest writes "×" (UTF-8 c3 97) as two escapes, one per byte.
+  const std::string escaped = report(R"({"name": "Test", "failures": [{"failure": "N\u00c3\u0097N"}]})");
+  const TestOutcome outcome = decide_outcome("Suite.Test", escaped, exited(1), exited(0), 10);
+  EXPECT_NE(outcome.message.find("N\xc3\x97N"), std::string::npos) << outcome.message;
+}
+
+TEST(VerdictDecision, TimeOutsAndSkips) {
+  ProcessResult slow;
+  slow.timed_out = true;
+  EXPECT_EQ(decide_outcome("Suite.Test", kPassed, slow, exited(0), 10).status, TestStatus::timed_out);
+  const TestOutcome skipped = decide_outcome("Suite.Test", kSkipped, exited(0, "cuda backend skipped"), exited(0), 10);
+  EXPECT_EQ(skipped.status, TestStatus::skipped);
+  EXPECT_NE(skipped.message.find("cuda backend skipped"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rooflab
