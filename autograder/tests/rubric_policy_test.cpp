@@ -39,7 +39,10 @@ TEST(RubricPolicy, EveryValidationAndPublicTestIsGated) {
   for (const AssignmentInfo& info : manifest.assignments) {
     SCOPED_TRACE(info.name);
     const fs::path binary = manifest.binary_dir / "course" / info.dir / (info.name + "_hidden_tests");
-    ASSERT_TRUE(fs::exists(binary)) << binary;
+    if (!fs::exists(binary)) {  // the other assignments' findings still count
+      ADD_FAILURE() << binary << " is missing: build the reference first";
+      continue;
+    }
     const auto traits = traits_of(binary, scratch);
     const auto validation = std::count_if(traits.begin(), traits.end(), [](const auto& t) { return t.validation; });
     EXPECT_GT(validation, 0) << "no test recorded rooflab_validation: is EXPECT_INVALID_ARGUMENT in use?";

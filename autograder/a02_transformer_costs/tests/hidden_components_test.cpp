@@ -34,18 +34,36 @@ void expect_on_drawn_passes(ComponentFunction student, Formula formula, std::uin
   }
 }
 
-TEST(ComponentsHidden, MatmulAndLinearOnShapesDrawnAtGradingTime) {
-  std::mt19937_64 random(rooflab::testing::seed() ^ 0x11ull);
+// Shapes up to 10⁵ on a side and 0.5 to 4 bytes an element. matmul_cost and
+// linear_cost are tested apart so that a wrong linear_cost costs matmul_cost's
+// public points nothing.
+struct Shape {
+  double m, k, n, e;
+};
+Shape random_shape(std::mt19937_64& random) {
   std::uniform_int_distribution<int> size(1, 100000), bytes(0, 3);
+  const double m = size(random), k = size(random), n = size(random);
+  return {m, k, n, std::ldexp(1.0, bytes(random) - 1)};
+}
+
+TEST(ComponentsHidden, MatmulOnShapesDrawnAtGradingTime) {
+  std::mt19937_64 random(rooflab::testing::seed() ^ 0x11ull);
   for (int trial = 0; trial < 25; ++trial) {
-    const double m = size(random), k = size(random), n = size(random), e = std::ldexp(1.0, bytes(random) - 1);
-    const Cost product = matmul_cost(m, k, n, e);
-    EXPECT_REL_NEAR(product.flops, expected::matmul(m, k, n, e).flops, 1e-12) << "trial " << trial;
-    EXPECT_REL_NEAR(product.bytes, expected::matmul(m, k, n, e).bytes, 1e-12) << "trial " << trial;
+    const Shape s = random_shape(random);
+    const Cost product = matmul_cost(s.m, s.k, s.n, s.e);
+    EXPECT_REL_NEAR(product.flops, expected::matmul(s.m, s.k, s.n, s.e).flops, 1e-12) << "trial " << trial;
+    EXPECT_REL_NEAR(product.bytes, expected::matmul(s.m, s.k, s.n, s.e).bytes, 1e-12) << "trial " << trial;
+  }
+}
+
+TEST(ComponentsHidden, LinearOnShapesDrawnAtGradingTime) {
+  std::mt19937_64 random(rooflab::testing::seed() ^ 0x12ull);
+  for (int trial = 0; trial < 25; ++trial) {
+    const Shape s = random_shape(random);
     const bool bias = trial % 2 == 0;
-    const Cost layer = linear_cost(m, k, n, bias, e);
-    EXPECT_REL_NEAR(layer.flops, expected::linear(m, k, n, bias, e).flops, 1e-12) << "trial " << trial;
-    EXPECT_REL_NEAR(layer.bytes, expected::linear(m, k, n, bias, e).bytes, 1e-12) << "trial " << trial;
+    const Cost layer = linear_cost(s.m, s.k, s.n, bias, s.e);
+    EXPECT_REL_NEAR(layer.flops, expected::linear(s.m, s.k, s.n, bias, s.e).flops, 1e-12) << "trial " << trial;
+    EXPECT_REL_NEAR(layer.bytes, expected::linear(s.m, s.k, s.n, bias, s.e).bytes, 1e-12) << "trial " << trial;
   }
 }
 
@@ -157,9 +175,13 @@ TEST(ComponentsHidden, DecodeIsLinearInBatchExceptTheWeights) {
   // FLOPs scale with the batch; bytes grow by a fixed increment per request
   // (the weights are shared). The expected values carry that lesson; the
   // student's must equal them.
+  const expected::Flops one = expected::model(gpt2_xl(), decode(1, 512));
+  const double bytes_per_request = expected::model(gpt2_xl(), decode(2, 512)).bytes - one.bytes;
   for (const double batch : {1.0, 2.0, 4.0}) {
-    const Cost got = model_cost(gpt2_xl(), decode(batch, 512));
     const expected::Flops want = expected::model(gpt2_xl(), decode(batch, 512));
+    EXPECT_REL_NEAR(want.flops, batch * one.flops, 1e-12) << "batch " << batch;
+    EXPECT_REL_NEAR(want.bytes, one.bytes + (batch - 1) * bytes_per_request, 1e-12) << "batch " << batch;
+    const Cost got = model_cost(gpt2_xl(), decode(batch, 512));
     EXPECT_REL_NEAR(got.flops, want.flops, 1e-12) << "batch " << batch;
     EXPECT_REL_NEAR(got.bytes, want.bytes, 1e-12) << "batch " << batch;
   }
@@ -178,10 +200,15 @@ TEST(ComponentsHidden, MatmulIntensityApproachesItsLimits) {
 TEST(ComponentsHidden, RejectsEveryBadInputNamingIt) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   {
-    const rooflab::testing::ArgumentNames names{"m", "k", "n", "bias", "bytes_per_element"};
+    const rooflab::testing::ArgumentNames names{"m", "k", "n", "bytes_per_element"};
     EXPECT_INVALID_ARGUMENT(matmul_cost(1, nan, 1, 2), "k");
     EXPECT_INVALID_ARGUMENT(matmul_cost(1, 1, inf, 2), "n");
+  }
+  {
+    // linear_cost checks through matmul_cost (components.hpp): rows is its m.
+    const rooflab::testing::ArgumentNames names{"m", "k", "n", "bytes_per_element"};
     EXPECT_INVALID_ARGUMENT(linear_cost(-1, 2, 2, true, 2), "m");
+    EXPECT_INVALID_ARGUMENT(linear_cost(2, 2, 2, false, 0), "bytes_per_element");
   }
   const rooflab::testing::ArgumentNames names{
       "num_layers",  "d_model", "num_heads",         "num_kv_heads", "d_ff",   "vocab_size",

@@ -111,7 +111,12 @@ TEST(TimingHidden, CacheSpeedupGrowsWithTheSequence) {
 }
 
 TEST(TimingHidden, CacheSpeedupNamesTheBadInput) {
-  const rooflab::testing::ArgumentNames names{"batch", "seq_len", "peak_flops_per_s", "bandwidth_bytes_per_s"};
+  // Everything cached_decode_speedup checks: the model's fields, batch and
+  // seq_len (or the passes' fields they fill), the costs and the hardware.
+  const rooflab::testing::ArgumentNames names{"num_layers", "d_model",    "num_heads",        "num_kv_heads",
+                                              "d_ff",       "vocab_size", "context_len",      "bytes_per_element",
+                                              "batch",      "seq_len",    "new_tokens",       "context",
+                                              "flops",      "bytes",      "peak_flops_per_s", "bandwidth_bytes_per_s"};
   EXPECT_INVALID_ARGUMENT(cached_decode_speedup(gpt2_xl(), 1, 1024, Hardware{"x", 1e12, -1}), "bandwidth_bytes_per_s");
 }
 
@@ -144,15 +149,28 @@ TEST(TimingHidden, DecodeBreakdownAddsUpOnOtherHardware) {
   EXPECT_REL_NEAR(time.other_memory_s, step.bytes / 1e13 - weights, 1e-9);
 }
 
-TEST(SpeculativeHidden, TokensAndSpeedupOnInputsDrawnAtGradingTime) {
+// α in [0, 1), γ from 1 to 16, a draft costing up to twice the target. The
+// two functions are tested apart so that a wrong speculative_speedup costs
+// expected_tokens_per_pass's public points nothing.
+TEST(SpeculativeHidden, TokensPerPassOnInputsDrawnAtGradingTime) {
   std::mt19937_64 random(rooflab::testing::seed() ^ 0x51ull);
+  std::uniform_real_distribution<double> alpha(0, 1);
+  std::uniform_int_distribution<int> gamma(1, 16);
+  for (int trial = 0; trial < 25; ++trial) {
+    const double a = alpha(random), g = gamma(random);
+    EXPECT_REL_NEAR(expected_tokens_per_pass(a, g), expected::tokens_per_pass(a, g), 1e-9)
+        << "trial " << trial << ": alpha " << a << ", gamma " << g;
+  }
+}
+
+TEST(SpeculativeHidden, SpeedupOnInputsDrawnAtGradingTime) {
+  std::mt19937_64 random(rooflab::testing::seed() ^ 0x52ull);
   std::uniform_real_distribution<double> alpha(0, 1), cost(0, 2);
   std::uniform_int_distribution<int> gamma(1, 16);
   for (int trial = 0; trial < 25; ++trial) {
     const double a = alpha(random), g = gamma(random), c = cost(random);
-    const double tokens = expected::tokens_per_pass(a, g);
-    EXPECT_REL_NEAR(expected_tokens_per_pass(a, g), tokens, 1e-9) << "trial " << trial;
-    EXPECT_REL_NEAR(speculative_speedup(a, g, c), tokens / (g * c + 1), 1e-9) << "trial " << trial;
+    EXPECT_REL_NEAR(speculative_speedup(a, g, c), expected::tokens_per_pass(a, g) / (g * c + 1), 1e-9)
+        << "trial " << trial << ": alpha " << a << ", gamma " << g << ", draft cost " << c;
   }
 }
 

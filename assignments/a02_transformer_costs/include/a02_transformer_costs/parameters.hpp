@@ -1,6 +1,7 @@
 // a02_transformer_costs — contract, part 3: what a model keeps in memory.
 // Every function throws std::invalid_argument naming a non-positive or
-// non-finite input.
+// non-finite input and no other: the model's field as require_valid
+// (models.hpp) names it, and kv_cache_bytes's batch or seq_len.
 #pragma once
 
 #include "a02_transformer_costs/model.hpp"
