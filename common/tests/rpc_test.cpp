@@ -89,6 +89,47 @@ TEST_F(Rpc, ExceptionsArriveAsTheSameStandardType) {
   }
 }
 
+// The greeting reaches no student function, and calls go on after it.
+TEST(RpcGreeting, AnsweredByTheWorkerWithoutCallingStudentCode) {
+  static int calls = 0;
+  static const rooflab::rpc::Entry counted[] = {{"count", [](rooflab::wire::Reader&, rooflab::wire::Writer& out) {
+                                                   ++calls;
+                                                   rooflab::wire::encode(out, 1.0);
+                                                 }}};
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+  std::thread worker([fd = fds[1]] { rooflab::rpc::serve_forever(fd, counted, 1); });
+  {
+    rooflab::rpc::Client client(fds[0]);
+    client.greet();
+    EXPECT_EQ(calls, 0);
+    client.transact(0, "count()", "");
+    EXPECT_EQ(calls, 1);
+  }
+  ::shutdown(fds[0], SHUT_RDWR);
+  worker.join();
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+
+TEST(RpcGreeting, AWorkerThatNeverAnswersIsReportedAtTheFirstCall) {
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+  ::close(fds[1]);
+  ::signal(SIGPIPE, SIG_IGN);
+  rooflab::rpc::Client client(fds[0]);
+  client.greet();  // records nothing: no test is running its code yet
+  EXPECT_NONFATAL_FAILURE(
+      {
+        try {
+          client.transact(0, "f(double)", "");
+        } catch (...) {
+        }
+      },
+      "is gone");
+  ::close(fds[0]);
+}
+
 TEST(RpcWithoutWorker, ALostWorkerIsARecordedFailureThatNoCatchCanHide) {
   // A descriptor whose other end is closed: the worker "exited" before replying.
   int fds[2];

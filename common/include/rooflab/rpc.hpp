@@ -154,6 +154,12 @@ class Client {
  public:
   explicit Client(int fd) : fd_(fd) {}
   std::string transact(std::uint32_t function_id, const char* signature, std::string arguments);
+  // Waits until the worker answers a greeting, which it does once it has
+  // started (loaded, initialised) and before any student function runs: what
+  // a test measures of the worker afterwards is the calls', not its start's.
+  // A worker that never answers leaves the connection lost, for the first call
+  // to report.
+  void greet();
 
  private:
   [[noreturn]] void lose(const std::string& why);
@@ -163,6 +169,8 @@ class Client {
 };
 
 // The process's connection: the descriptor the grader passed in ROOFLAB_RPC_FD.
+// It is made, and the worker greeted, before the first test runs (a gtest
+// environment), so no test's memory window sees the worker starting up.
 std::string transact(std::uint32_t function_id, const char* signature, std::string arguments);
 
 template <class R, class... P>

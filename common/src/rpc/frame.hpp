@@ -14,6 +14,10 @@ inline constexpr std::uint32_t kReplyMagic = 0x52504c52;    // "RLPR"
 // it allocate without bound.
 inline constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 30;
 
+// The function id of the greeting: the worker answers it with an empty reply
+// without calling any student code (rpc::Client::greet).
+inline constexpr std::uint32_t kGreeting = 0xffffffff;
+
 enum class ReplyStatus : std::uint32_t { returned = 0, threw = 1 };
 
 struct Frame {

@@ -56,6 +56,10 @@ int serve_forever(int fd, const Entry* table, std::size_t table_size) {
   Frame request;
   while (read_frame(fd, kRequestMagic, request)) {
     Frame reply{kReplyMagic, request.sequence, static_cast<std::uint32_t>(ReplyStatus::returned), {}};
+    if (request.code == kGreeting) {
+      if (!write_frame(fd, reply)) return 4;
+      continue;
+    }
     if (request.code >= table_size) return 3;  // a client built for another contract
     try {
       wire::Reader in(request.payload, wire::Checks::none);  // arguments may be malformed on purpose
