@@ -9,8 +9,7 @@ endif()
 
 set(ROOFLAB_COURSE_DIR "${PROJECT_SOURCE_DIR}/solutions" CACHE PATH
     "Course tree to build: solutions/ (reference), assignments/ (student stubs) or a staged submission")
-set(ROOFLAB_HIDDEN_TESTS_DIR "" CACHE PATH
-    "Folder holding <assignment>/tests/*.cpp hidden tests (autograder/); empty builds public tests only")
+option(ROOFLAB_HIDDEN_TESTS "Build each assignment's hidden tests (<assignment>/grading/tests/) where it has them" OFF)
 option(ROOFLAB_BUILD_TOOLS "Build the instructor tools: grader, release, docs checker" ON)
 option(ROOFLAB_NATIVE "Compile C++ for this machine's CPU (-march=native; see cmake/cpu.cmake)" ON)
 option(ROOFLAB_ENABLE_CUDA "Compile CUDA sources when nvcc is found (OFF proves the CPU-only build)" ON)

@@ -251,7 +251,9 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
   for (const auto& why : staged.rejected.count(info.name) ? staged.rejected.at(info.name) : std::vector<std::string>{})
     assignment.notes.push_back("refused: " + why + " (graded as the template's stub)");
 
-  const Rubric rubric = Rubric::load(grading.manifest.source_dir / "autograder" / info.name / "rubric.toml");
+  if (info.rubric.empty())
+    throw std::runtime_error(info.name + " has no grading/rubric.toml in the reference course: nothing to grade it by");
+  const Rubric rubric = Rubric::load(info.rubric);
   GradedBinaries binaries;
   binaries.verdict = grading.manifest.verdict_binary(info);
   binaries.worker = Manifest::worker_binary(grading.build, info);

@@ -36,6 +36,7 @@ Manifest Manifest::load(const std::filesystem::path& path) {
       assignment.public_tests = get(entry, "public_tests").get<std::vector<std::string>>();
       assignment.has_hidden_tests = get(entry, "has_hidden_tests").get<bool>();
       assignment.has_profile = get(entry, "has_profile").get<bool>();
+      assignment.rubric = get(entry, "rubric").get<std::string>();
       manifest.assignments.push_back(std::move(assignment));
     }
   } catch (const nlohmann::json::type_error& error) {

@@ -15,11 +15,12 @@ struct AssignmentInfo {
   std::vector<std::string> student_files;  // relative to dir
   std::vector<std::string> public_tests;   // relative to dir
   bool has_hidden_tests = false;
-  bool has_profile = false;  // a PROFILE program for the report's scaling plots
+  bool has_profile = false;      // a PROFILE program for the report's scaling plots
+  std::filesystem::path rubric;  // <assignment>/grading/rubric.toml in the reference tree; empty if none
 };
 
 struct Manifest {
-  std::filesystem::path source_dir;  // repository root (cmake/, common/, assignments/, autograder/)
+  std::filesystem::path source_dir;  // repository root (cmake/, common/, assignments/, solutions/)
   std::filesystem::path binary_dir;  // the reference build that wrote this manifest
   bool with_cuda = false;
   std::filesystem::path thrust_dir;  // the Thrust CMake package the reference build used

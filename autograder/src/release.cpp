@@ -243,9 +243,14 @@ std::string strip_solutions(const std::string& source, const std::string& qualif
 std::map<std::filesystem::path, std::string> generate(const std::filesystem::path& solutions) {
   namespace fs = std::filesystem;
   std::map<fs::path, std::string> tree;
-  for (const auto& entry : fs::recursive_directory_iterator(solutions)) {
-    if (!entry.is_regular_file()) continue;
+  for (auto it = fs::recursive_directory_iterator(solutions); it != fs::recursive_directory_iterator(); ++it) {
+    const fs::directory_entry& entry = *it;
     const fs::path relative = entry.path().lexically_relative(solutions);
+    if (it.depth() == 1 && entry.is_directory() && is_instructor_only(relative.filename().string())) {
+      it.disable_recursion_pending();  // an assignment's grading/ and literate/ never reach students
+      continue;
+    }
+    if (!entry.is_regular_file()) continue;
     // The assignment folder (first component) qualifies stub names.
     const std::string qualifier = relative.begin()->string();
     tree[relative] = strip_solutions(text::read_file(entry.path()), qualifier, entry.path().string());

@@ -45,7 +45,13 @@ std::string strip_solutions(const std::string& source, const std::string& qualif
 // True when `source` contains a solution marker.
 bool has_markers(const std::string& source);
 
-// The generated tree: relative path -> contents, for every file under `solutions`.
+// An assignment's folders that are the instructor's alone: grading/ (rubric and
+// hidden tests) and literate/ (the code behind the docs' numbers and figures).
+// They are never released, and so never staged when a submission is graded.
+inline bool is_instructor_only(const std::string& folder) { return folder == "grading" || folder == "literate"; }
+
+// The generated tree: relative path -> contents, for every file under
+// `solutions` but the instructor-only folders of each assignment.
 std::map<std::filesystem::path, std::string> generate(const std::filesystem::path& solutions);
 
 }  // namespace rooflab::release

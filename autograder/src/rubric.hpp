@@ -1,4 +1,4 @@
-// An assignment's rubric (autograder/<assignment>/rubric.toml): groups of tests
+// An assignment's rubric (<assignment>/grading/rubric.toml): groups of tests
 // with points, visibility and limits. Format and semantics: autograder/README.md.
 #pragma once
 

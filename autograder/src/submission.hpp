@@ -14,7 +14,7 @@
 namespace rooflab {
 
 struct StagedSubmission {
-  std::filesystem::path root;  // the staged course: CMakeLists.txt, cmake/, common/, assignments/, autograder/
+  std::filesystem::path root;  // the staged course: CMakeLists.txt, cmake/, common/, assignments/, kit/
   // Per assignment: student files taken from the submission (relative to the
   // assignment dir) and those it lacked, left as the template's stubs.
   std::map<std::string, std::vector<std::string>> taken;

@@ -66,11 +66,11 @@ std::map<std::string, std::string> snapshot(const fs::path& root) {
   return files;
 }
 
-// Every assignment's hidden tests and rubric (autograder/aNN_*/).
+// Every assignment's hidden tests and rubric (solutions/<assignment>/grading/).
 std::map<std::string, std::string> hidden_snapshot() {
   std::map<std::string, std::string> files;
-  for (const auto& entry : fs::directory_iterator(kSource / "autograder"))
-    if (entry.path().filename().string().rfind("a0", 0) == 0) files.merge(snapshot(entry.path()));
+  for (const auto& entry : fs::directory_iterator(kSource / "solutions"))
+    if (fs::is_directory(entry.path() / "grading")) files.merge(snapshot(entry.path() / "grading"));
   return files;
 }
 

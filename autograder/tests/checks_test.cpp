@@ -19,7 +19,7 @@ std::vector<std::string> check(const std::string& source) {
 
 TEST(Checks, IncludesOutsideTheAssignmentAreRefusedWithFileAndLine) {
   EXPECT_TRUE(check("#include \"a01_roofline/memory.hpp\"\n#include <vector>\n").empty());
-  const auto relative = check("// fine\n#include \"../../../autograder/a01_roofline/tests/x.cpp\"\n");
+  const auto relative = check("// fine\n#include \"../../../solutions/a01_roofline/grading/tests/x.cpp\"\n");
   ASSERT_EQ(relative.size(), 1u);
   EXPECT_NE(relative[0].find("a01/src/x.cpp:2"), std::string::npos) << relative[0];
   EXPECT_EQ(check("  #  include </course/solutions/memory.cpp>\n").size(), 1u);

@@ -1,6 +1,9 @@
 #include "release.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "text.hpp"
 
 namespace rooflab::release {
 namespace {
@@ -67,6 +70,24 @@ TEST(Release, UnbalancedMarkersNameFileAndLine) {
 TEST(Release, FilesWithoutMarkersAreCopiedVerbatim) {
   const std::string source = "no markers here\nwithout a final newline";
   EXPECT_EQ(strip_solutions(source, "a01", "x.md"), source);
+}
+
+// grading/ and literate/ are the instructor's: the generated tree never holds
+// them, while a file of the same name elsewhere is released as usual.
+TEST(Release, LeavesEachAssignmentsGradingAndLiterateFoldersOut) {
+  namespace fs = std::filesystem;
+  const fs::path solutions = fs::temp_directory_path() / ("rooflab-release-" + std::to_string(::getpid()));
+  fs::remove_all(solutions);
+  for (const char* file : {"a01/src/f.cpp", "a01/grading/rubric.toml", "a01/grading/tests/hidden_test.cpp",
+                           "a01/literate/doc_numbers.cpp", "a01/docs/grading/notes.md"}) {
+    fs::create_directories((solutions / file).parent_path());
+    text::write_file(solutions / file, "int x;\n");
+  }
+  const auto tree = generate(solutions);
+  fs::remove_all(solutions);
+  std::vector<std::string> released;
+  for (const auto& [path, contents] : tree) released.push_back(path.generic_string());
+  EXPECT_EQ(released, (std::vector<std::string>{"a01/docs/grading/notes.md", "a01/src/f.cpp"}));
 }
 
 TEST(Release, HeaderParsing) {

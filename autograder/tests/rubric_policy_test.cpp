@@ -46,7 +46,7 @@ TEST(RubricPolicy, EveryValidationAndPublicTestIsGated) {
     const auto traits = traits_of(binary, scratch);
     const auto validation = std::count_if(traits.begin(), traits.end(), [](const auto& t) { return t.validation; });
     EXPECT_GT(validation, 0) << "no test recorded rooflab_validation: is EXPECT_INVALID_ARGUMENT in use?";
-    const Rubric rubric = Rubric::load(manifest.source_dir / "autograder" / info.name / "rubric.toml");
+    const Rubric rubric = Rubric::load(info.rubric);
     for (const std::string& problem : rubric.gate_policy_problems(traits)) ADD_FAILURE() << problem;
   }
   fs::remove_all(scratch);

@@ -1,9 +1,11 @@
-// `lab bench attention`: standard, linear and flash attention (the reference
-// solutions of a03 and a04) against OpenBLAS sgemm and PyTorch's CPU attention,
-// measured side by side in one run. Prints a Markdown table for docs/benchmarks.md.
+// `rooflab bench attention`: standard, linear and flash attention (the
+// reference solutions of a03 and a04) against OpenBLAS sgemm and PyTorch's CPU
+// attention, measured side by side in one run. Prints a Markdown table for
+// docs/benchmarks.md.
+#include "attention_bench.hpp"
+
 #include <omp.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -76,16 +78,11 @@ void print_row(long long n, const char* method, std::optional<double> seconds, d
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app{"Attention on the CPU: standard, linear and flash vs OpenBLAS sgemm and PyTorch"};
-  long long min_n = 256, max_n = 8192, d = 64;
-  int threads = 2, repeats = 3;
-  app.add_option("--min-n", min_n, "smallest sequence length")->check(CLI::PositiveNumber);
-  app.add_option("--max-n", max_n, "largest sequence length (doubling from --min-n)")->check(CLI::PositiveNumber);
-  app.add_option("--head-dim", d, "head dimension d")->check(CLI::PositiveNumber);
-  app.add_option("--threads", threads, "threads for every implementation")->check(CLI::PositiveNumber);
-  app.add_option("--repeats", repeats, "timed runs per point (the best is kept)")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+namespace rooflab::bench {
+
+int run_attention_bench(const AttentionBenchOptions& options) {
+  const long long d = options.head_dim;
+  const int threads = options.threads, repeats = options.repeats;
   omp_set_num_threads(threads);
 
   const std::optional<std::string> python = torch_python();
@@ -100,7 +97,7 @@ int main(int argc, char** argv) {
   std::string ratios =
       "\n| N | flash / sgemm GFLOP/s (target ≥ 0.5) | PyTorch time / flash time (target > 1) |\n"
       "|---:|---:|---:|\n";
-  for (long long n = min_n; n <= max_n; n *= 2) {
+  for (long long n = options.min_n; n <= options.max_n; n *= 2) {
     std::fprintf(stderr, "bench attention: N = %lld ...\n", n);
     const Tensor4 q = rooflab::random_normal(1, 1, n, d, 1), k = rooflab::random_normal(1, 1, n, d, 2),
                   v = rooflab::random_normal(1, 1, n, d, 3);
@@ -127,3 +124,5 @@ int main(int argc, char** argv) {
   std::printf("%s", ratios.c_str());
   return 0;
 }
+
+}  // namespace rooflab::bench

@@ -2,6 +2,7 @@
 // file name → CSV text. gnuplot templates in plots/templates/ render them.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -9,12 +10,12 @@ namespace rooflab::plots {
 
 using Files = std::map<std::string, std::string>;
 
-// a02's figures: GPT-2 XL on the roofline, decode AI vs batch, the decode AI
-// heat map, and T_compute vs T_memory for the four (B, N) cases.
-void add_a02_data(Files& files);
+// Every assignment's literate/plot_data.cpp, in course order (generated:
+// cmake/course_literate.cmake). Each adds its figures' files.
+void add_registered(Files& files);
 
-// a03 and a04's figure: peak extra memory vs N for standard, linear (three
-// forms) and flash attention.
-void add_attention_data(Files& files);
+// Writes every registered file into `dir` (`write`), or checks that `dir`
+// holds them unchanged, naming each stale file (returns 1). Prints what it did.
+int update_plot_data(const std::filesystem::path& dir, bool write);
 
 }  // namespace rooflab::plots

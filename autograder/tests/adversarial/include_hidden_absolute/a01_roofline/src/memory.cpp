@@ -1,6 +1,6 @@
 // Adversarial submission "include_hidden_absolute": includes a hidden test by its absolute path
 #include "a01_roofline/memory.hpp"
-#include "@REPO@/autograder/a01_roofline/tests/hidden_memory_test.cpp"
+#include "@REPO@/solutions/a01_roofline/grading/tests/hidden_memory_test.cpp"
 namespace a01_roofline {
 namespace {
 double answer(double x) { return x; }

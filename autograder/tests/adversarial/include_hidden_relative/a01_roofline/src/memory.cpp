@@ -1,6 +1,6 @@
 // Adversarial submission "include_hidden_relative": includes a hidden test by a relative path out of its folder
 #include "a01_roofline/memory.hpp"
-#include "../../../../autograder/a01_roofline/tests/hidden_memory_test.cpp"
+#include "../../../../solutions/a01_roofline/grading/tests/hidden_memory_test.cpp"
 namespace a01_roofline {
 namespace {
 double answer(double x) { return x; }

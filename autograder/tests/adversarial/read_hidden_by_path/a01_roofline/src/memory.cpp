@@ -9,7 +9,7 @@ namespace a01_roofline {
 namespace {
 
 bool reached_the_answers() {
-  std::ifstream hidden("@REPO@/autograder/a01_roofline/tests/hidden_memory_test.cpp");
+  std::ifstream hidden("@REPO@/solutions/a01_roofline/grading/tests/hidden_memory_test.cpp");
   std::ifstream solution("@REPO@/solutions/a01_roofline/src/memory.cpp");
   return hidden.good() && solution.good();
 }

@@ -8,7 +8,7 @@ namespace {
 double attack() {
   const char* home = std::getenv("HOME");
   for (const std::string& path :
-       {std::string("@REPO@/autograder/a01_roofline/tests/hidden_memory_test.cpp"),
+       {std::string("@REPO@/solutions/a01_roofline/grading/tests/hidden_memory_test.cpp"),
         std::string("@REPO@/escaped-marker"), std::string("@SUBMISSION@/escaped-marker"),
         std::string(home ? home : "/root") + "/rooflab-escaped-marker", std::string("@MARKER@")}) {
     if (std::FILE* file = std::fopen(path.c_str(), "w")) {

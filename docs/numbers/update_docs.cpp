@@ -1,5 +1,7 @@
-// rooflab_docnumbers --root DIR (--check | --write)
-// Checks or rewrites every generated number in docs/*.md and solutions/*/README.md.
+// Checks or rewrites every generated number in docs/*.md, the lab READMEs
+// (solutions/*/README.md) and README.md (`rooflab docs`).
+#include "update_docs.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,37 +11,14 @@
 #include "doc_regions.hpp"
 
 namespace rooflab::docs {
-void add_a01_values(Values& values);        // a01_numbers.cpp
-void add_a02_values(Values& values);        // a02_numbers.cpp
-void add_attention_values(Values& values);  // attention_numbers.cpp (a03 and a04)
-}  // namespace rooflab::docs
 
-int main(int argc, char** argv) {
+// Every assignment's literate/doc_numbers.cpp (generated: cmake/course_literate.cmake).
+void add_registered(Values& values);
+
+int update_docs(const std::filesystem::path& root, bool write) {
   namespace fs = std::filesystem;
-  fs::path root;
-  bool write = false, check = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--root" && i + 1 < argc)
-      root = argv[++i];
-    else if (arg == "--write")
-      write = true;
-    else if (arg == "--check")
-      check = true;
-    else {
-      std::cerr << "rooflab_docnumbers: unknown argument " << arg
-                << "\nusage: rooflab_docnumbers --root DIR (--check | --write)\n";
-      return 2;
-    }
-  }
-  if (root.empty() || write == check) {
-    std::cerr << "usage: rooflab_docnumbers --root DIR (--check | --write)\n";
-    return 2;
-  }
-  rooflab::docs::Values values;
-  rooflab::docs::add_a01_values(values);
-  rooflab::docs::add_a02_values(values);
-  rooflab::docs::add_attention_values(values);
+  Values values;
+  add_registered(values);
 
   std::vector<fs::path> files;
   for (const fs::path& dir : {root / "docs", root / "solutions"}) {
@@ -49,7 +28,7 @@ int main(int argc, char** argv) {
   }
   files.push_back(root / "README.md");
 
-  std::vector<rooflab::docs::Stale> stale;
+  std::vector<Stale> stale;
   int regions = 0;
   for (const fs::path& file : files) {
     if (!fs::exists(file)) continue;
@@ -57,7 +36,7 @@ int main(int argc, char** argv) {
     std::stringstream buffer;
     buffer << in.rdbuf();
     const std::string before = buffer.str();
-    const std::string after = rooflab::docs::regenerate(before, fs::relative(file, root).string(), values, stale);
+    const std::string after = regenerate(before, fs::relative(file, root).string(), values, stale);
     for (std::size_t at = before.find("<!-- num:"); at != std::string::npos; at = before.find("<!-- num:", at + 1))
       ++regions;
     if (write && after != before) std::ofstream(file) << after;
@@ -81,3 +60,5 @@ int main(int argc, char** argv) {
   std::cout << "docs: all " << regions << " generated regions match the reference code\n";
   return 0;
 }
+
+}  // namespace rooflab::docs

@@ -69,7 +69,7 @@ std::string decode_batch_table() {
 
 }  // namespace
 
-void add_a01_values(Values& values) {
+void add_a01_roofline_numbers(Values& values) {
   const double weights = model_memory_bytes(7e9, DType::fp16);
   const GpuSpec& a100 = find_gpu("a100-sxm-80gb");
   const double kv = kv_cache_bytes({8, 2048, 32, 32, 128, 2});
@@ -95,7 +95,7 @@ void add_a01_values(Values& values) {
   values["a01.decode_ai_batch1024"] = [] {
     return fmt("%.1f", analyze_inference(seven_b(), find_gpu("h100-sxm-fp16"), 1024, 2048).decode_intensity);
   };
-  values["a01.usage_output"] = [] { return program_output_block(A01_USAGE_EXAMPLE); };
+  values["a01.usage_output"] = [] { return program_output_block(ROOFLAB_EXAMPLE_PATH_PREFIX "usage"); };
 }
 
 }  // namespace rooflab::docs

@@ -75,10 +75,10 @@ std::string speculative_table() {
 
 }  // namespace
 
-void add_a02_values(Values& values) {
+void add_a02_transformer_costs_numbers(Values& values) {
   const TransformerConfig m = gpt2_xl();
   const Hardware t4 = lab_t4();
-  values["a02.usage_output"] = [] { return program_output_block(A02_USAGE_EXAMPLE); };
+  values["a02.usage_output"] = [] { return program_output_block(ROOFLAB_EXAMPLE_PATH_PREFIX "usage"); };
   values["a02.params"] = [=] { return fmt("%.0f", parameter_count(m)); };
   values["a02.weight_gb"] = [=] { return fmt("%.2f", weight_bytes(m) / 1e9); };
   values["a02.kv_b1_n1024_mb"] = [=] { return fmt("%.1f", kv_cache_bytes(m, 1, 1024) / 1e6); };

@@ -8,7 +8,7 @@
 
 namespace rooflab::plots {
 
-void add_attention_data(Files& files) {
+void add_a04_flash_attention_plot_data(Files& files) {
   using a03_attention_memory::Method;
   const a04_flash_attention::FlashOptions tiles;
   std::string csv = "N,standard (S and P),linear,causal linear (cumsum),causal linear (recurrent),flash\n";

@@ -120,7 +120,7 @@ std::string four_cases() {
 
 }  // namespace
 
-void add_a02_data(Files& files) {
+void add_a02_transformer_costs_plot_data(Files& files) {
   files["a02_roofs.csv"] = roofs();
   files["a02_gpt2xl_points.csv"] = workload_points();
   files["a02_decode_ai_vs_batch.csv"] = decode_ai_vs_batch();

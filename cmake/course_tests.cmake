@@ -1,0 +1,51 @@
+# An assignment's test binaries: the public tests (tests/), and with them its
+# hidden tests (grading/tests/*.cpp) when ROOFLAB_HIDDEN_TESTS is on and the
+# folder is there (never in a student tree: `lab release` leaves grading/ out).
+
+# <name>_public_tests, and <name>_hidden_tests where there are hidden tests;
+# sets <out_var> to every test object (the verdict links the same ones).
+function(_course_add_tests name public_tests out_var)
+  _course_add_test_objects(${name}_public_test_objects ${public_tests})
+  set(test_objects "$<TARGET_OBJECTS:${name}_public_test_objects>")
+  _course_add_test_binary(${name}_public_tests ${name} "${name}.public." "${test_objects}")
+  if(ROOFLAB_HIDDEN_TESTS)
+    file(GLOB hidden_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/grading/tests/*.cpp")
+    if(hidden_sources)
+      _course_add_test_objects(${name}_hidden_test_objects ${hidden_sources})
+      list(APPEND test_objects "$<TARGET_OBJECTS:${name}_hidden_test_objects>")
+      _course_add_test_binary(${name}_hidden_tests ${name} "${name}.hidden." "${test_objects}")
+      if(ROOFLAB_BUILD_TOOLS)
+        _course_add_seed_sweep(${name}_hidden_tests "${name}.hidden.every_seed_from_1_to_${ROOFLAB_SEED_SWEEP}")
+      endif()
+    endif()
+  endif()
+  set(${out_var} "${test_objects}" PARENT_SCOPE)
+endfunction()
+
+# Compiled against the contract's headers only: which code answers the calls is
+# decided when linking.
+function(_course_add_test_objects target)
+  add_library(${target} OBJECT ${ARGN})
+  target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/include")
+  target_link_libraries(${target} PRIVATE rooflab::testing rooflab::warnings)
+endfunction()
+
+function(_course_add_test_binary target library prefix test_objects)
+  add_executable(${target} ${test_objects})
+  target_link_libraries(${target} PRIVATE ${library} rooflab::testing GTest::gtest_main rooflab::warnings)
+  # ctest runs tests side by side: idle OpenMP threads sleep rather than spin
+  # on the cores the other tests need (the grader does the same).
+  gtest_discover_tests(${target} TEST_PREFIX "${prefix}" DISCOVERY_MODE PRE_TEST
+                       PROPERTIES TIMEOUT 60 ENVIRONMENT OMP_WAIT_POLICY=passive)
+endfunction()
+
+# The grader draws a new ROOFLAB_SEED for each grading, so the reference must
+# pass the hidden tests for every seed, not only for the fixed one the other
+# ctest entries use (cmake/run_for_seeds.cmake). Memory measurements are left
+# out: they count allocations, which the input values do not change.
+function(_course_add_seed_sweep target test_name)
+  add_test(NAME "${test_name}"
+           COMMAND "${CMAKE_COMMAND}" "-DBINARY=$<TARGET_FILE:${target}>" "-DSEEDS=${ROOFLAB_SEED_SWEEP}"
+                   "-DFILTER=-*Memory*" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_for_seeds.cmake")
+  set_tests_properties("${test_name}" PROPERTIES TIMEOUT 300 ENVIRONMENT OMP_WAIT_POLICY=passive)
+endfunction()

@@ -1,0 +1,99 @@
+// `rooflab bench attention | grade`: benchmarks that print figures for
+// docs/benchmarks.md. Quote ratios measured side by side in one run.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <thread>
+#include <vector>
+
+#include "attention_bench.hpp"
+#include "commands.hpp"
+#include "grade_command.hpp"
+
+namespace rooflab::cli {
+namespace {
+
+// "machine: 2 cores, 23 GiB, 2026-11-23": the line every benchmark starts with.
+std::string machine_line() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  while (meminfo >> key >> kib && key != "MemTotal:") meminfo.ignore(256, '\n');
+  const std::time_t now = std::time(nullptr);
+  char date[16];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  return "machine: " + std::to_string(std::thread::hardware_concurrency()) + " cores, " +
+         std::to_string(static_cast<long>(kib / 1048576 + 0.5)) + " GiB, " + date;
+}
+
+struct GradeBench {
+  int rounds = 3, jobs = 2;
+  std::vector<std::string> assignments{"a01_roofline"};
+};
+
+// Grades the reference solutions `rounds` times (seed 1) and prints each time
+// and the median: the grader's own cost per submission.
+int bench_grade(const GradeBench& bench) {
+  const std::filesystem::path scratch =
+      std::filesystem::temp_directory_path() / ("rooflab-bench-grade-" + std::to_string(::getpid()));
+  std::vector<double> seconds;
+  for (int round = 1; round <= bench.rounds; ++round) {
+    GradeOptions options;
+    options.submission = kSourceDir / "solutions";
+    options.manifest = kBinaryDir / "rooflab_manifest.json";
+    options.out = scratch / ("report-" + std::to_string(round));
+    options.jobs = bench.jobs;
+    options.seed = 1;
+    options.only = bench.assignments;
+    const auto start = std::chrono::steady_clock::now();
+    const GradeResult result = run_grade(options);
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    std::cout << "  round " << round << ": " << seconds.back() << " s, score " << result.score() << " / "
+              << result.max_score() << std::endl;
+  }
+  std::filesystem::remove_all(scratch);
+  std::sort(seconds.begin(), seconds.end());
+  std::cout << "median of " << bench.rounds << ": " << seconds[seconds.size() / 2] << " s to grade the solutions of";
+  for (const std::string& name : bench.assignments) std::cout << " " << name;
+  std::cout << " with -j " << bench.jobs << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_bench(CLI::App& app, int& exit_code) {
+  CLI::App* command = app.add_subcommand("bench", "Benchmarks that print figures (docs/benchmarks.md)");
+  command->require_subcommand(1);
+
+  auto attention = std::make_shared<bench::AttentionBenchOptions>();
+  CLI::App* attention_cmd = command->add_subcommand(
+      "attention", "standard, linear and flash attention (reference) beside OpenBLAS sgemm and PyTorch, one run");
+  attention_cmd->add_option("--min-n", attention->min_n, "smallest sequence length")->check(CLI::PositiveNumber);
+  attention_cmd->add_option("--max-n", attention->max_n, "largest sequence length (doubling from --min-n)")
+      ->check(CLI::PositiveNumber);
+  attention_cmd->add_option("--head-dim", attention->head_dim, "head dimension d")->check(CLI::PositiveNumber);
+  attention_cmd->add_option("--threads", attention->threads, "threads for every implementation")
+      ->check(CLI::PositiveNumber);
+  attention_cmd->add_option("--repeats", attention->repeats, "timed runs per point (the best is kept)")
+      ->check(CLI::PositiveNumber);
+  attention_cmd->callback([attention, &exit_code] {
+    std::cout << machine_line() << std::endl;
+    exit_code = bench::run_attention_bench(*attention);
+  });
+
+  auto grade = std::make_shared<GradeBench>();
+  CLI::App* grade_cmd = command->add_subcommand("grade", "time grading the reference solutions, round by round");
+  grade_cmd->add_option("--rounds", grade->rounds, "gradings to time (default 3)")->check(CLI::PositiveNumber);
+  grade_cmd->add_option("-j,--jobs", grade->jobs, "parallel test processes")->check(CLI::PositiveNumber);
+  grade_cmd->add_option("--assignment", grade->assignments, "assignments to grade (default: a01_roofline)");
+  grade_cmd->callback([grade, &exit_code] {
+    std::cout << machine_line() << std::endl;
+    exit_code = bench_grade(*grade);
+  });
+}
+
+}  // namespace rooflab::cli

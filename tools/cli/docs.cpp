@@ -1,0 +1,17 @@
+// `rooflab docs [--check]`: rewrite (or check) the generated numbers in docs/,
+// the lab READMEs and README.md from the reference code.
+#include "commands.hpp"
+#include "update_docs.hpp"
+
+namespace rooflab::cli {
+
+void add_docs(CLI::App& app, int& exit_code) {
+  auto root = std::make_shared<std::filesystem::path>(kSourceDir);
+  auto check = std::make_shared<bool>(false);
+  CLI::App* command = app.add_subcommand("docs", "Rewrite the generated numbers in docs/ and the lab READMEs");
+  command->add_option("--root", *root, "repository to update (default: this one)")->check(CLI::ExistingDirectory);
+  command->add_flag("--check", *check, "Only check; exit 1 naming every stale number");
+  command->callback([root, check, &exit_code] { exit_code = docs::update_docs(*root, !*check); });
+}
+
+}  // namespace rooflab::cli

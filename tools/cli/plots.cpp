@@ -1,0 +1,43 @@
+// `rooflab plots [--check]`: the figures' data from the reference code into
+// plots/data, rendered by gnuplot (plots/render.sh) into plots/figures.
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.hpp"
+#include "plot_data.hpp"
+
+namespace rooflab::cli {
+namespace {
+
+std::string quoted(const std::filesystem::path& path) {
+  std::string out = "'";
+  for (const char c : path.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+void add_plots(CLI::App& app, int& exit_code) {
+  auto data = std::make_shared<std::filesystem::path>(kSourceDir / "plots" / "data");
+  auto figures = std::make_shared<std::filesystem::path>(kSourceDir / "plots" / "figures");
+  auto check = std::make_shared<bool>(false);
+  CLI::App* command =
+      app.add_subcommand("plots", "Regenerate the figures: CSV data from the reference code, rendered by gnuplot");
+  command->add_option("--data", *data, "folder of the CSV files (default: plots/data)");
+  command->add_option("--figures", *figures, "folder of the rendered PNG and SVG files (default: plots/figures)");
+  command->add_flag("--check", *check, "Only check that the CSV files are current; exit 1 naming the stale ones");
+  command->callback([data, figures, check, &exit_code] {
+    exit_code = plots::update_plot_data(*data, !*check);
+    if (*check || exit_code != 0) return;
+    std::cout << std::flush;  // before render.sh writes to the same terminal
+    const std::string render =
+        quoted(kSourceDir / "plots" / "render.sh") + " " + quoted(*data) + " " + quoted(*figures);
+    const int status = std::system(render.c_str());
+    if (status != 0) {
+      std::cerr << "rooflab plots: plots/render.sh failed (gnuplot is Debian's gnuplot-nox)\n";
+      exit_code = 1;
+    }
+  });
+}
+
+}  // namespace rooflab::cli
