@@ -297,6 +297,7 @@ StagedSubmission stage_submission(const Manifest& manifest, const fs::path& file
   fs::copy_file(source / "CMakeLists.txt", stage / "CMakeLists.txt");
   copy_tree(source / "cmake", stage / "cmake");
   copy_tree(source / "common", stage / "common");
+  copy_tree(source / "autograder" / "rpc", stage / "autograder" / "rpc");  // the worker's side of the calls
   // The student template, not solutions/: every non-student file is the course's own.
   copy_tree(source / "assignments", stage / "assignments");
 

@@ -28,6 +28,7 @@
 #include <sstream>
 #include <thread>
 
+#include "grading_harness.hpp"
 #include "memory_cgroup.hpp"
 #include "process.hpp"
 #include "sandbox.hpp"
@@ -327,22 +328,20 @@ TEST_P(Adversarial, ScoresWhatItEarnedAndLeavesTheMachineAlone) {
   const auto solutions_before = snapshot(kSource / "solutions");
   const auto submission_before = snapshot(submission.parent_path());
 
-  std::vector<std::string> argv{
-      ROOFLAB_TOOL, "grade", submission.string(), "--manifest", ROOFLAB_MANIFEST, "--out", out.string(),
-      "-j",         "2",     "--require-sandbox"};
-  const auto flags = grading_flags(expected);
-  argv.insert(argv.end(), flags.begin(), flags.end());
+  std::vector<std::string> flags{"--require-sandbox"};
+  for (const std::string& flag : grading_flags(expected)) flags.push_back(flag);
   MachineWatch watch;
-  const ProcessResult graded = run_process(argv, kScratch, kScratch / (name + ".log"), ProcessLimits::timeout(900));
+  const testing::Graded grading = testing::grade_with_rooflab(submission, out, flags, kScratch / (name + ".log"));
+  const ProcessResult& graded = grading.process;
   watch.stop();
   ::testing::Test::RecordProperty("machine_memory_peak_mib", std::to_string(watch.memory_mib()));
   ::testing::Test::RecordProperty("machine_disk_peak_mib", std::to_string(watch.disk_mib()));
 
   // Always a report: a refused zip scores nothing and says why.
-  ASSERT_TRUE(fs::exists(out / "results.json")) << graded.output;
-  const std::string results_text = text::read_file(out / "results.json");
-  const auto results = nlohmann::json::parse(results_text);
-  const std::string report = text::read_file(out / "report.md");
+  ASSERT_FALSE(grading.results.is_null()) << graded.output;
+  const std::string& results_text = grading.results_text;
+  const nlohmann::json& results = grading.results;
+  const std::string& report = grading.report;
   if (expected.contains("error")) {
     EXPECT_EQ(graded.exit_code, 2) << graded.output;
     EXPECT_NE(graded.output.find(expected["error"].get<std::string>()), std::string::npos) << graded.output;

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "grading_harness.hpp"
 #include "process.hpp"
 #include "text.hpp"
 
@@ -18,21 +19,10 @@ namespace fs = std::filesystem;
 const fs::path kSource = ROOFLAB_SOURCE_DIR;
 const fs::path kScratch = fs::temp_directory_path() / ("rooflab-integration-" + std::to_string(::getpid()));
 
-struct Graded {
-  ProcessResult process;
-  nlohmann::json results;
-};
+using testing::Graded;
 
 Graded grade(const fs::path& submission, const fs::path& out, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> argv{
-      ROOFLAB_TOOL, "grade", submission.string(), "--manifest", ROOFLAB_MANIFEST, "--out", out.string(), "-j", "2"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  fs::create_directories(kScratch);
-  Graded graded;
-  graded.process =
-      run_process(argv, kScratch, kScratch / (out.filename().string() + ".log"), ProcessLimits::timeout(900));
-  if (fs::exists(out / "results.json")) graded.results = nlohmann::json::parse(text::read_file(out / "results.json"));
-  return graded;
+  return testing::grade_with_rooflab(submission, out, extra, kScratch / (out.filename().string() + ".log"));
 }
 
 // The grader's first line, "grading <submission> (seed N)": a test traces it so

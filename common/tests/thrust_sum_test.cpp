@@ -25,7 +25,7 @@ TEST_P(ThrustSum, EmptyIsZero) {
 
 // Thrust backends are always instantiated; cuda skips visibly where it cannot run.
 INSTANTIATE_TEST_SUITE_P(Backends, ThrustSum, ::testing::Values(Backend::thrust, Backend::cuda),
-                         [](const auto& info) { return std::string(rooflab::to_string(info.param)); });
+                         rooflab::testing::BackendName{});
 
 TEST(ThrustSumDispatch, CpuIsNotAThrustBackend) {
   EXPECT_THROW(rooflab::thrust_sum(std::vector<double>{}, Backend::cpu), std::invalid_argument);

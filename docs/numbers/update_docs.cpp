@@ -9,16 +9,19 @@
 #include <string>
 
 #include "doc_regions.hpp"
+#include "function_tables.hpp"
+#include "manifest.hpp"
 
 namespace rooflab::docs {
 
 // Every assignment's literate/doc_numbers.cpp (generated: cmake/course_literate.cmake).
 void add_registered(Values& values);
 
-int update_docs(const std::filesystem::path& root, bool write) {
+int update_docs(const std::filesystem::path& root, const std::filesystem::path& manifest, bool write) {
   namespace fs = std::filesystem;
   Values values;
   add_registered(values);
+  add_function_tables(values, Manifest::load(manifest), root / "solutions");
 
   std::vector<fs::path> files;
   for (const fs::path& dir : {root / "docs", root / "solutions"}) {

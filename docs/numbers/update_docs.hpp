@@ -7,9 +7,11 @@
 namespace rooflab::docs {
 
 // Regenerates every <!-- num:KEY --> region under `root` (docs/, solutions/,
-// README.md). With `write`, rewrites the files and returns 1 only for unknown
-// keys or unclosed regions; without, returns 1 when any region is stale,
-// naming each. Prints what it did.
-int update_docs(const std::filesystem::path& root, bool write);
+// README.md): the values every assignment's literate/doc_numbers.cpp registers,
+// and the lab READMEs' function tables from `manifest` (function_tables.hpp).
+// With `write`, rewrites the files and returns 1 only for unknown keys or
+// unclosed regions; without, returns 1 when any region is stale, naming each.
+// Prints what it did.
+int update_docs(const std::filesystem::path& root, const std::filesystem::path& manifest, bool write);
 
 }  // namespace rooflab::docs

@@ -7,11 +7,14 @@ namespace rooflab::cli {
 
 void add_docs(CLI::App& app, int& exit_code) {
   auto root = std::make_shared<std::filesystem::path>(kSourceDir);
+  auto manifest = std::make_shared<std::filesystem::path>(kBinaryDir / "rooflab_manifest.json");
   auto check = std::make_shared<bool>(false);
   CLI::App* command = app.add_subcommand("docs", "Rewrite the generated numbers in docs/ and the lab READMEs");
   command->add_option("--root", *root, "repository to update (default: this one)")->check(CLI::ExistingDirectory);
+  command->add_option("--manifest", *manifest, "rooflab_manifest.json of the reference build (default: this build's)")
+      ->check(CLI::ExistingFile);
   command->add_flag("--check", *check, "Only check; exit 1 naming every stale number");
-  command->callback([root, check, &exit_code] { exit_code = docs::update_docs(*root, !*check); });
+  command->callback([root, manifest, check, &exit_code] { exit_code = docs::update_docs(*root, *manifest, !*check); });
 }
 
 }  // namespace rooflab::cli

@@ -4,15 +4,13 @@
 #include <cmath>
 
 #include "rooflab/attention_reference.hpp"
+#include "rooflab/attention_testing.hpp"
 #include "rooflab/testing.hpp"
 
 namespace a03_attention_memory {
 namespace {
 
 using rooflab::Backend;
-
-// fp32 against the fp64 reference, for inputs ~N(0, 1) and d <= 128.
-constexpr double kAtol = 1e-5, kRtol = 1e-4;
 
 class StandardAttention : public ::testing::TestWithParam<Backend> {
  protected:
@@ -26,9 +24,9 @@ TEST_P(StandardAttention, MatchesTheReference) {
   const Tensor4 q = rooflab::random_normal(2, 3, 37, 16, 1), k = rooflab::random_normal(2, 3, 37, 16, 2),
                 v = rooflab::random_normal(2, 3, 37, 16, 3);
   for (const bool causal : {false, true}) {
-    const AttentionResult result = run(q, k, v, causal);
-    EXPECT_EQ(result.output.shape, q.shape);
-    EXPECT_ALL_CLOSE(result.output.data, rooflab::reference::attention(q, k, v, {causal, {}}).output, kAtol, kRtol);
+    // fp32 against the fp64 reference, within rooflab::testing::kFp32.
+    EXPECT_TRUE(
+        rooflab::testing::MatchesAttentionReference(run(q, k, v, causal).output, nullptr, q, k, v, {causal, {}}));
   }
 }
 
@@ -55,9 +53,7 @@ TEST_P(StandardAttention, WeightsAreRowsOfASoftmax) {
 TEST_P(StandardAttention, KeysMayOutnumberQueries) {
   const Tensor4 q = rooflab::random_normal(1, 1, 5, 8, 7), k = rooflab::random_normal(1, 1, 40, 8, 8),
                 v = rooflab::random_normal(1, 1, 40, 12, 9);
-  const AttentionResult result = run(q, k, v, false);
-  EXPECT_EQ(result.output.shape, (std::array<std::int64_t, 4>{1, 1, 5, 12}));
-  EXPECT_ALL_CLOSE(result.output.data, rooflab::reference::attention(q, k, v).output, kAtol, kRtol);
+  EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(run(q, k, v, false).output, nullptr, q, k, v));
 }
 
 TEST_P(StandardAttention, LargeLogitsDoNotOverflow) {
@@ -81,7 +77,7 @@ TEST_P(StandardAttention, RejectsMismatchedInputs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StandardAttention, ::testing::ValuesIn(rooflab::compiled_backends()),
-                         [](const auto& info) { return std::string(rooflab::to_string(info.param)); });
+                         rooflab::testing::BackendName{});
 
 }  // namespace
 }  // namespace a03_attention_memory

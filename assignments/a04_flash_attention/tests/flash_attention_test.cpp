@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "rooflab/attention_reference.hpp"
+#include "rooflab/attention_testing.hpp"
 #include "rooflab/testing.hpp"
 
 namespace a04_flash_attention {
@@ -12,8 +13,8 @@ namespace {
 
 using rooflab::Backend;
 
-// fp32 tolerances against fp64 for inputs ~N(0, 1), d <= 128 (docs/05_flash_attention.md).
-constexpr double kAtol = 1e-5, kRtol = 1e-4;
+using rooflab::testing::kFp32;
+using rooflab::testing::Tolerance;
 
 struct Inputs {
   Tensor4 q, k, v;
@@ -29,13 +30,11 @@ class FlashAttention : public ::testing::TestWithParam<Backend> {
   FlashResult run(const Inputs& x, const FlashOptions& options) {
     return flash_attention_on(GetParam(), x.q, x.k, x.v, options);
   }
-  void expect_matches_reference(const Inputs& x, const FlashOptions& options, double atol = kAtol,
-                                double rtol = kRtol) {
+  // Output and lse against the fp64 reference (fp32: within kFp32).
+  void expect_matches_reference(const Inputs& x, const FlashOptions& options, Tolerance tolerance = kFp32) {
     const FlashResult result = run(x, options);
-    const auto expected = rooflab::reference::attention(x.q, x.k, x.v, {options.causal, options.keep});
-    EXPECT_EQ(result.output.shape, (std::array<std::int64_t, 4>{x.q.batch(), x.q.heads(), x.q.rows(), x.v.cols()}));
-    EXPECT_ALL_CLOSE(result.output.data, expected.output, atol, rtol);
-    EXPECT_ALL_CLOSE(result.lse, expected.lse, atol, rtol);
+    EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, &result.lse, x.q, x.k, x.v,
+                                                            {options.causal, options.keep}, tolerance));
   }
 };
 
@@ -59,7 +58,7 @@ TEST_P(FlashAttention, SingleToken) {
   const Inputs x = inputs(1, 8, 7);
   const FlashResult result = run(x, {64, 64, true, {}});
   EXPECT_ALL_CLOSE(result.output.data, x.v.data, 1e-6, 1e-6);  // one key: its value, weight 1
-  EXPECT_ALL_CLOSE(result.lse, rooflab::reference::attention(x.q, x.k, x.v).lse, kAtol, kRtol);
+  EXPECT_ALL_CLOSE_WITHIN(result.lse, rooflab::reference::attention(x.q, x.k, x.v).lse, kFp32);
 }
 
 TEST_P(FlashAttention, LargeLogitsDoNotOverflow) {
@@ -67,7 +66,7 @@ TEST_P(FlashAttention, LargeLogitsDoNotOverflow) {
   // every exponent <= 0. Whole-number q and k with d = 4 make every score exact.
   const Inputs x{rooflab::random_whole_numbers(2, 2, 40, 4, 10, 40.0f),
                  rooflab::random_whole_numbers(2, 2, 40, 4, 11, 40.0f), rooflab::random_normal(2, 2, 40, 4, 12)};
-  expect_matches_reference(x, {16, 16, false, {}}, 1e-4, 1e-4);
+  expect_matches_reference(x, {16, 16, false, {}}, {1e-4, 1e-4});
 }
 
 TEST_P(FlashAttention, FullyMaskedRowsGiveZeroAndMinusInfinity) {
@@ -98,7 +97,7 @@ TEST_P(FlashAttention, RejectsBadInputsAndOptions) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FlashAttention, ::testing::ValuesIn(rooflab::compiled_backends()),
-                         [](const auto& info) { return std::string(rooflab::to_string(info.param)); });
+                         rooflab::testing::BackendName{});
 
 }  // namespace
 }  // namespace a04_flash_attention

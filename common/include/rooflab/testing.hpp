@@ -17,6 +17,23 @@
 
 namespace rooflab::testing {
 
+// How close a result computed in one dtype must come to the fp64 reference
+// (numpy's allclose: |actual − expected| <= atol + rtol·|expected|), for inputs
+// ~N(0, 1) and head dimensions up to 128 (docs/05_flash_attention.md). One
+// constant per dtype, shared by every assignment's public and hidden tests.
+struct Tolerance {
+  double atol;
+  double rtol;
+};
+inline constexpr Tolerance kFp32{1e-5, 1e-4};
+
+// Names each instance of a backend-parameterised suite by its backend:
+//   INSTANTIATE_TEST_SUITE_P(Backends, Suite, ::testing::ValuesIn(compiled_backends()), BackendName{});
+// gives "Backends/Suite.Test/cpu", the names rubrics match.
+struct BackendName {
+  std::string operator()(const ::testing::TestParamInfo<Backend>& info) const { return to_string(info.param); }
+};
+
 // gtest predicate: |actual - expected| <= rel * |expected| (exact when expected == 0).
 inline ::testing::AssertionResult RelNear(const char* actual_expr, const char* expected_expr, const char* /*rel_expr*/,
                                           double actual, double expected, double rel) {
@@ -147,5 +164,8 @@ inline std::uint64_t seed() {
 #define EXPECT_REL_NEAR(actual, expected, rel) EXPECT_PRED_FORMAT3(::rooflab::testing::RelNear, actual, expected, rel)
 #define EXPECT_ALL_CLOSE(actual, expected, atol, rtol) \
   EXPECT_PRED_FORMAT4(::rooflab::testing::AllClose, actual, expected, atol, rtol)
+// EXPECT_ALL_CLOSE within a dtype's Tolerance, e.g. rooflab::testing::kFp32.
+#define EXPECT_ALL_CLOSE_WITHIN(actual, expected, tolerance) \
+  EXPECT_ALL_CLOSE(actual, expected, (tolerance).atol, (tolerance).rtol)
 #define EXPECT_INVALID_ARGUMENT(statement, argument) \
   EXPECT_TRUE(::rooflab::testing::ThrowsInvalidArgumentNaming([&] { (void)(statement); }, argument))

@@ -7,7 +7,7 @@
 namespace a03_attention_memory {
 namespace {
 
-constexpr double kAtol = 1e-5, kRtol = 1e-4;
+using rooflab::testing::kFp32;
 
 struct Inputs {
   Tensor4 q, k, v;
@@ -21,20 +21,20 @@ TEST(LinearAttention, BidirectionalMatchesTheDirectFormula) {
   const Inputs x = inputs(50, 16, 1);
   const Tensor4 out = linear_attention(x.q, x.k, x.v);
   EXPECT_EQ(out.shape, x.q.shape);
-  EXPECT_ALL_CLOSE(out.data, rooflab::reference::linear_attention(x.q, x.k, x.v, false, kLinearAttentionEps), kAtol,
-                   kRtol);
+  EXPECT_ALL_CLOSE_WITHIN(out.data, rooflab::reference::linear_attention(x.q, x.k, x.v, false, kLinearAttentionEps),
+                          kFp32);
 }
 
 TEST(LinearAttention, CausalCumsumMatchesTheDirectFormula) {
   const Inputs x = inputs(50, 16, 4);
-  EXPECT_ALL_CLOSE(causal_linear_attention_cumsum(x.q, x.k, x.v).data,
-                   rooflab::reference::linear_attention(x.q, x.k, x.v, true, kLinearAttentionEps), kAtol, kRtol);
+  EXPECT_ALL_CLOSE_WITHIN(causal_linear_attention_cumsum(x.q, x.k, x.v).data,
+                          rooflab::reference::linear_attention(x.q, x.k, x.v, true, kLinearAttentionEps), kFp32);
 }
 
 TEST(LinearAttention, CausalRecurrentMatchesTheDirectFormula) {
   const Inputs x = inputs(50, 16, 7);
-  EXPECT_ALL_CLOSE(causal_linear_attention_recurrent(x.q, x.k, x.v).data,
-                   rooflab::reference::linear_attention(x.q, x.k, x.v, true, kLinearAttentionEps), kAtol, kRtol);
+  EXPECT_ALL_CLOSE_WITHIN(causal_linear_attention_recurrent(x.q, x.k, x.v).data,
+                          rooflab::reference::linear_attention(x.q, x.k, x.v, true, kLinearAttentionEps), kFp32);
 }
 
 TEST(LinearAttention, FirstCausalRowIsItsOwnValue) {

@@ -4,12 +4,13 @@
 
 #include "a03_attention_memory/a03_attention_memory.hpp"
 #include "rooflab/attention_reference.hpp"
+#include "rooflab/attention_testing.hpp"
 #include "rooflab/testing.hpp"
 
 namespace a03_attention_memory {
 namespace {
 
-constexpr double kAtol = 1e-5, kRtol = 1e-4;
+using rooflab::testing::kFp32;
 
 struct Case {
   Tensor4 q, k, v;
@@ -37,15 +38,14 @@ TEST_P(StandardHidden, RandomShapes) {
     const bool causal = trial % 2 == 1;
     const Case x = random_case(engine, causal);
     const AttentionResult result = standard_attention_on(GetParam(), x.q, x.k, x.v, causal);
-    EXPECT_ALL_CLOSE(result.output.data, rooflab::reference::attention(x.q, x.k, x.v, {causal, {}}).output, kAtol,
-                     kRtol)
+    EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, nullptr, x.q, x.k, x.v, {causal, {}}))
         << "trial " << trial << (causal ? " causal" : "");
     EXPECT_EQ(result.weights.shape, (std::array<std::int64_t, 4>{x.q.batch(), x.q.heads(), x.q.rows(), x.k.rows()}));
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StandardHidden, ::testing::Values(rooflab::Backend::cpu, rooflab::Backend::thrust),
-                         [](const auto& info) { return std::string(rooflab::to_string(info.param)); });
+                         rooflab::testing::BackendName{});
 
 TEST(StandardEdgeHidden, ExtremeLogitsAndSingleToken) {
   // Scores in the thousands, exact in fp32 (whole numbers, d = 16), so any
@@ -71,8 +71,8 @@ void expect_linear_on_random_shapes(LinearFunction function, bool causal, std::u
     const Case x = random_case(engine, causal);
     const Tensor4 out = function(x.q, x.k, x.v);
     EXPECT_EQ(out.shape, (std::array<std::int64_t, 4>{x.q.batch(), x.q.heads(), x.q.rows(), x.v.cols()}));
-    EXPECT_ALL_CLOSE(out.data, rooflab::reference::linear_attention(x.q, x.k, x.v, causal, kLinearAttentionEps), kAtol,
-                     kRtol)
+    EXPECT_ALL_CLOSE_WITHIN(out.data, rooflab::reference::linear_attention(x.q, x.k, x.v, causal, kLinearAttentionEps),
+                            kFp32)
         << "trial " << trial;
   }
 }

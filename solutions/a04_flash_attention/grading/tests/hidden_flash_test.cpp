@@ -8,26 +8,27 @@
 
 #include "a04_flash_attention/a04_flash_attention.hpp"
 #include "rooflab/attention_reference.hpp"
+#include "rooflab/attention_testing.hpp"
 #include "rooflab/kernel_memory.hpp"
 #include "rooflab/testing.hpp"
 
 namespace a04_flash_attention {
 namespace {
 
-constexpr double kAtol = 1e-5, kRtol = 1e-4;
+using rooflab::testing::kFp32;
+using rooflab::testing::Tolerance;
 
 std::int64_t pick(std::mt19937_64& engine, std::int64_t lo, std::int64_t hi) {
   return std::uniform_int_distribution<std::int64_t>(lo, hi)(engine);
 }
 
 void expect_matches_reference(rooflab::Backend backend, const Tensor4& q, const Tensor4& k, const Tensor4& v,
-                              const FlashOptions& options, double atol = kAtol, double rtol = kRtol) {
+                              const FlashOptions& options, Tolerance tolerance = kFp32) {
   const FlashResult result = flash_attention_on(backend, q, k, v, options);
-  const auto expected = rooflab::reference::attention(q, k, v, {options.causal, options.keep});
-  EXPECT_ALL_CLOSE(result.output.data, expected.output, atol, rtol)
+  EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, &result.lse, q, k, v,
+                                                          {options.causal, options.keep}, tolerance))
       << to_string(backend) << " N=" << q.rows() << " M=" << k.rows() << " tiles " << options.block_rows << "x"
       << options.block_cols << (options.causal ? " causal" : "") << (options.keep.empty() ? "" : " masked");
-  EXPECT_ALL_CLOSE(result.lse, expected.lse, atol, rtol);
 }
 
 // Each backend earns its own points: a right CPU flash attention scores even
@@ -69,12 +70,12 @@ TEST_P(FlashHidden, LogitsBeyondFp32Exp) {
   const Tensor4 q = rooflab::random_whole_numbers(1, 1, 50, 4, seed, 100.0f),
                 k = rooflab::random_whole_numbers(1, 1, 50, 4, seed + 1, 100.0f),
                 v = rooflab::random_normal(1, 1, 50, 4, 7);
-  expect_matches_reference(GetParam(), q, k, v, {7, 9, true, {}}, 1e-3, 1e-4);
-  expect_matches_reference(GetParam(), q, k, v, {16, 16, false, {}}, 1e-3, 1e-4);
+  expect_matches_reference(GetParam(), q, k, v, {7, 9, true, {}}, {1e-3, 1e-4});
+  expect_matches_reference(GetParam(), q, k, v, {16, 16, false, {}}, {1e-3, 1e-4});
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FlashHidden, ::testing::Values(rooflab::Backend::cpu, rooflab::Backend::thrust),
-                         [](const auto& info) { return std::string(rooflab::to_string(info.param)); });
+                         rooflab::testing::BackendName{});
 
 TEST(FlashEdgeHidden, SingleTokenAndSingleKey) {
   const Tensor4 q = rooflab::random_normal(2, 1, 9, 3, 1), k = rooflab::random_normal(2, 1, 1, 3, 2),
@@ -140,8 +141,8 @@ TEST(FlashMemoryHidden, KernelCountsLinearMemory) {
     Tensor4 row = rooflab::zeros(1, 1, 1, d);
     std::copy(q.row(0, i), q.row(0, i) + d, row.data.begin());
     const auto expected = rooflab::reference::attention(row, k, v);
-    EXPECT_ALL_CLOSE(std::vector<float>(result.output.row(0, i), result.output.row(0, i) + d), expected.output, kAtol,
-                     kRtol)
+    EXPECT_ALL_CLOSE_WITHIN(std::vector<float>(result.output.row(0, i), result.output.row(0, i) + d), expected.output,
+                            kFp32)
         << "row " << i;
   }
 }
@@ -162,8 +163,8 @@ TEST(FlashBoundedMemory, LongSequenceWithinTheLimit) {
     Tensor4 row = rooflab::zeros(1, 1, 1, 8);
     std::copy(q.row(0, i), q.row(0, i) + 8, row.data.begin());
     const auto expected = rooflab::reference::attention(row, k, v);
-    EXPECT_ALL_CLOSE(std::vector<float>(result.output.row(0, i), result.output.row(0, i) + 8), expected.output, kAtol,
-                     kRtol)
+    EXPECT_ALL_CLOSE_WITHIN(std::vector<float>(result.output.row(0, i), result.output.row(0, i) + 8), expected.output,
+                            kFp32)
         << "row " << i;
     EXPECT_NEAR(result.lse[static_cast<std::size_t>(i)], expected.lse[0], 1e-4) << "row " << i;
   }
