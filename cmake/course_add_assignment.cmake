@@ -11,9 +11,9 @@
 # (none of which reaches students: `lab release` leaves both folders out):
 #   grading/rubric.toml, grading/tests/*.cpp   its rubric and hidden tests
 #                                              (cmake/course_tests.cmake)
-#   literate/doc_numbers.cpp, literate/plot_data.cpp
-#                                              the numbers its docs quote and
-#                                              its figures' data
+#   literate/doc_numbers.cpp, literate/plot_data.cpp, literate/*.gp
+#                                              the numbers its docs quote, its
+#                                              figures' data and templates
 #                                              (cmake/course_literate.cmake)
 #
 # A THRUST_FILES entry src/<fn>.cpp (it must also be a STUDENT_FILES entry)

@@ -2,6 +2,7 @@
 # and lab README quote and behind its figures, run on the reference solution.
 #   literate/doc_numbers.cpp  defines rooflab::docs::add_<name>_numbers(Values&)
 #   literate/plot_data.cpp    defines rooflab::plots::add_<name>_plot_data(Files&)
+#   literate/*.gp             its figures' gnuplot templates (plots/render.sh)
 # Each file is optional. course_add_assignment registers what is there (only in
 # a build with the tools: `lab release` leaves literate/ out of the student
 # tree), and the docs-number and plot-data tools call every registered function

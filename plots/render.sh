@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# render.sh DATA_DIR OUT_DIR: render every template in plots/templates/ to
-# OUT_DIR/<name>.png and .svg with gnuplot. Exit 77 (a skip for ctest) when
-# gnuplot is not installed.
+# render.sh DATA_DIR OUT_DIR: render every figure template, each assignment's
+# solutions/<assignment>/literate/*.gp, to OUT_DIR/<name>.png and .svg with
+# gnuplot; they share plots/templates/common.gp. Exit 77 (a skip for ctest)
+# when gnuplot is not installed.
 set -euo pipefail
 data=${1:?usage: render.sh DATA_DIR OUT_DIR}
 out=${2:?usage: render.sh DATA_DIR OUT_DIR}
 templates=$(cd "$(dirname "${BASH_SOURCE[0]}")/templates" && pwd)
+solutions=$(cd "$(dirname "${BASH_SOURCE[0]}")/../solutions" && pwd)
 command -v gnuplot >/dev/null || { echo "SKIPPED: gnuplot is not installed (Debian: gnuplot-nox)"; exit 77; }
 mkdir -p "$out"
-for template in "$templates"/*.gp; do
-  [ "$(basename "$template")" = common.gp ] && continue
+for template in "$solutions"/*/literate/*.gp; do
   name=$(basename "$template" .gp)
   # Templates include common.gp and draw once per terminal: PNG for the
   # Markdown reports, SVG for the docs.

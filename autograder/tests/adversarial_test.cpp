@@ -29,10 +29,10 @@
 #include <thread>
 
 #include "grading_harness.hpp"
-#include "memory_cgroup.hpp"
-#include "process.hpp"
-#include "sandbox.hpp"
-#include "text.hpp"
+#include "os/memory_cgroup.hpp"
+#include "os/process.hpp"
+#include "os/sandbox.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

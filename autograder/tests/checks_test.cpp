@@ -1,12 +1,12 @@
-#include "checks.hpp"
+#include "build/checks.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <optional>
 
-#include "process.hpp"
-#include "text.hpp"
+#include "os/process.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

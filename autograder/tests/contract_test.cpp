@@ -1,4 +1,4 @@
-#include "contract.hpp"
+#include "release/contract.hpp"
 
 #include <gtest/gtest.h>
 

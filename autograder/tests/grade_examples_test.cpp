@@ -9,8 +9,8 @@
 #include <string>
 
 #include "grading_harness.hpp"
-#include "process.hpp"
-#include "text.hpp"
+#include "os/process.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

@@ -1,6 +1,6 @@
 #include "grading_harness.hpp"
 
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace rooflab::testing {
 

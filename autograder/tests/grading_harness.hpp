@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "process.hpp"
+#include "os/process.hpp"
 
 namespace rooflab::testing {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "manifest.hpp"
-#include "process.hpp"
-#include "text.hpp"
+#include "os/process.hpp"
+#include "stage/manifest.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

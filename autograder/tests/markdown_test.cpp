@@ -1,5 +1,5 @@
 // Text a submission controls stays text in report.md.
-#include "markdown.hpp"
+#include "report/markdown.hpp"
 
 #include <gtest/gtest.h>
 

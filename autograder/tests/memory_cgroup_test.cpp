@@ -1,12 +1,12 @@
 // Kernel-enforced memory for sandboxed steps: which hierarchy the grader picks,
 // and that a step's cgroup counts its tmpfs files and stops it at its limit.
-#include "memory_cgroup.hpp"
+#include "os/memory_cgroup.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "sandbox.hpp"
-#include "text.hpp"
+#include "os/sandbox.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

@@ -1,4 +1,4 @@
-#include "process.hpp"
+#include "os/process.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
-#include "checks.hpp"
-#include "manifest.hpp"
-#include "process.hpp"
+#include "build/checks.hpp"
+#include "os/process.hpp"
+#include "stage/manifest.hpp"
 
 namespace rooflab {
 namespace {

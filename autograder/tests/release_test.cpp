@@ -1,9 +1,9 @@
-#include "release.hpp"
+#include "release/release.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace rooflab::release {
 namespace {

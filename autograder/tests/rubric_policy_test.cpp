@@ -7,10 +7,10 @@
 
 #include <filesystem>
 
-#include "manifest.hpp"
-#include "process.hpp"
-#include "rubric.hpp"
-#include "text.hpp"
+#include "os/process.hpp"
+#include "score/rubric.hpp"
+#include "stage/manifest.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

@@ -1,8 +1,8 @@
-#include "rubric.hpp"
+#include "score/rubric.hpp"
 
 #include <gtest/gtest.h>
 
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

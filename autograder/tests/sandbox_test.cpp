@@ -1,6 +1,6 @@
 // The environment student code sees: the sandbox's fixed entries plus the ones
 // a step asks for, and (where bubblewrap runs) nothing of the grader's own.
-#include "sandbox.hpp"
+#include "os/sandbox.hpp"
 
 #include <gtest/gtest.h>
 

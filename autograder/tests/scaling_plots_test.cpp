@@ -1,10 +1,10 @@
-#include "scaling_plots.hpp"
+#include "plots/scaling_plots.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

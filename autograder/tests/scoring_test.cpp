@@ -1,6 +1,6 @@
 // The scoring rules as a pure function: shares, skipped tests, all-or-nothing
 // groups and gates.
-#include "scoring.hpp"
+#include "score/scoring.hpp"
 
 #include <gtest/gtest.h>
 

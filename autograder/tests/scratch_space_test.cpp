@@ -1,6 +1,6 @@
 // A grading's scratch space is capped: by the kernel where the grader may
 // mount a tmpfs, else by a watcher that stops the grading's processes.
-#include "scratch_space.hpp"
+#include "os/scratch_space.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <thread>
 
-#include "text.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

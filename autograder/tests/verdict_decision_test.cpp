@@ -1,6 +1,6 @@
 // The pass/fail decision as a pure function of the verdict's report and how
 // both processes ended: only the verdict process can make a pass.
-#include "verdict_decision.hpp"
+#include "verdict/verdict_decision.hpp"
 
 #include <gtest/gtest.h>
 

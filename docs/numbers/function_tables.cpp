@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "manifest.hpp"
-#include "release.hpp"
-#include "text.hpp"
+#include "release/release.hpp"
+#include "stage/manifest.hpp"
+#include "text/text.hpp"
 
 namespace rooflab::docs {
 namespace {

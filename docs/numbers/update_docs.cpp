@@ -10,7 +10,7 @@
 
 #include "doc_regions.hpp"
 #include "function_tables.hpp"
-#include "manifest.hpp"
+#include "stage/manifest.hpp"
 
 namespace rooflab::docs {
 

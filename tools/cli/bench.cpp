@@ -12,7 +12,7 @@
 
 #include "attention_bench.hpp"
 #include "commands.hpp"
-#include "grade_command.hpp"
+#include "pipeline/grade_command.hpp"
 
 namespace rooflab::cli {
 namespace {

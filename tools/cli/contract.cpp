@@ -1,6 +1,6 @@
 // `rooflab contract`: the build runs it to generate an assignment's RPC client
 // and worker dispatch from the reference's objects (cmake/course_rpc.cmake).
-#include "contract.hpp"
+#include "release/contract.hpp"
 #include "commands.hpp"
 
 namespace rooflab::cli {

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "grade_command.hpp"
+#include "pipeline/grade_command.hpp"
 
 namespace rooflab::cli {
 namespace {

@@ -1,6 +1,6 @@
 // `rooflab release [--check]`: regenerate assignments/ from solutions/.
 #include "commands.hpp"
-#include "release_command.hpp"
+#include "release/release_command.hpp"
 
 namespace rooflab::cli {
 

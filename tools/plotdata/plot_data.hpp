@@ -1,5 +1,5 @@
 // The data behind the course's figures, computed by the reference solutions:
-// file name → CSV text. gnuplot templates in plots/templates/ render them.
+// file name → CSV text. Each assignment's literate/*.gp renders them (plots/render.sh).
 #pragma once
 
 #include <filesystem>

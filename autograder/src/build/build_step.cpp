@@ -1,0 +1,91 @@
+#include "build/build_step.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
+#include "build/checks.hpp"
+#include "text/text.hpp"
+
+namespace rooflab {
+namespace fs = std::filesystem;
+
+ProcessResult run_build_step(const Grading& grading, const std::vector<std::string>& argv, const std::string& step,
+                             double timeout_s) {
+  ProcessLimits limits = ProcessLimits::timeout(timeout_s);
+  limits.output_cap_bytes = 200000;
+  limits.address_space_bytes = kBuildAddressSpace;
+  limits.file_size_bytes = kBuildFileSize;
+  limits.max_processes = grading.sandbox.process_limit();
+  limits.open_files = 1024;
+  const fs::path temporary = grading.build / ".tmp";
+  grading.sandbox.hand_over(temporary);
+  const auto cgroup = grading.cgroup("build", kBuildMemory);
+  SandboxView view;
+  view.read_only = {grading.scratch / "stage"};
+  view.writable = {grading.build};
+  view.cwd = grading.build;
+  view.gpu = grading.gpu;
+  view.env = {"TMPDIR=" + temporary.string()};
+  view.cgroup_procs_fd = cgroup ? cgroup->procs_fd() : -1;
+  const fs::path log = grading.scratch / "logs" / (step + ".log");
+  ProcessResult result = grading.sandbox.run(argv, view, grading.build, log, limits);
+  if (cgroup && cgroup->oom_killed())
+    result.output += "\n[the build passed its memory limit of " + std::to_string(kBuildMemory / kMiB) +
+                     " MiB and the kernel stopped it]\n";
+  text::write_file(grading.options.out / "logs" / (step + ".log"), text::untrusted(result.output, kLogCap));
+  return result;
+}
+
+void configure_staged_course(const Grading& grading, const StagedSubmission& staged) {
+  std::cout << "configuring the staged course (CUDA " << (grading.gpu ? "on" : "off") << ", "
+            << (grading.sandbox.isolated() ? "sandboxed" : "NOT sandboxed") << ", memory "
+            << (grading.cgroups.available() ? grading.cgroups.mechanism()
+                                            : "rlimits only: " + grading.cgroups.why_not())
+            << ")\n";
+  const ProcessResult configure =
+      run_build_step(grading,
+                     {"cmake", "-S", staged.root.string(), "-B", grading.build.string(), "-DCMAKE_BUILD_TYPE=Release",
+                      "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
+                      "-DROOFLAB_GRADING_KIT_DIR=" + (staged.root / "kit").string(),
+                      "-DThrust_DIR=" + grading.manifest.thrust_dir.string(), "-DROOFLAB_BUILD_TOOLS=OFF",
+                      std::string("-DROOFLAB_ENABLE_CUDA=") + (grading.gpu ? "ON" : "OFF")},
+                     "configure", kConfigureTimeout_s);
+  if (!configure.succeeded())
+    throw std::runtime_error("the staged course does not configure (a course problem, not the student's); see " +
+                             (grading.options.out / "logs" / "configure.log").string() + "\n" + configure.output);
+}
+
+std::vector<std::string> rejected_symbols(const Grading& grading, const AssignmentInfo& info) {
+  std::vector<fs::path> objects;
+  for (const fs::path& folder : Manifest::student_objects(grading.build, info))
+    for (const auto& entry : fs::recursive_directory_iterator(folder))
+      if (entry.path().extension() == ".o") objects.push_back(entry.path());
+  // nm and objdump read what the student's code compiled to: in the sandbox.
+  const ToolRunner run = [&](const std::vector<std::string>& argv) {
+    SandboxView view;
+    view.read_only = {grading.build};
+    ProcessLimits limits = ProcessLimits::timeout(120);
+    limits.output_cap_bytes = 64u << 20;
+    const ProcessResult ran = grading.sandbox.run(argv, view, grading.scratch,
+                                                  grading.scratch / (argv[0] + "-" + info.name + ".log"), limits);
+    if (!ran.succeeded()) throw std::runtime_error(argv[0] + " failed (" + ran.describe(120) + ")");
+    return ran.output;
+  };
+  try {
+    return check_objects(objects, run);
+  } catch (const std::exception& error) {
+    return {std::string("cannot read the symbols of the compiled student files: ") + error.what()};
+  }
+}
+
+std::vector<std::string> rejected_sources(const StagedSubmission& staged, const AssignmentInfo& info) {
+  std::vector<std::string> problems;
+  if (!staged.taken.count(info.name)) return problems;
+  for (const std::string& file : staged.taken.at(info.name)) {
+    const auto found = check_source(staged.root / "assignments" / info.dir / file, info.name + "/" + file);
+    problems.insert(problems.end(), found.begin(), found.end());
+  }
+  return problems;
+}
+
+}  // namespace rooflab

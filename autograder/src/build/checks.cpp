@@ -1,0 +1,237 @@
+#include "build/checks.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <regex>
+#include <sstream>
+#include <string_view>
+
+#include "text/text.hpp"
+
+namespace rooflab {
+namespace {
+
+struct Rule {
+  std::string_view pattern;
+  std::string_view why;
+};
+
+constexpr Rule kForbiddenDefinitions[] = {
+    {"main", "a second main() would replace the grader's"},
+    {"_ZN7testing", "GoogleTest's internals belong to the tests"},
+    {"_ZN7rooflab3rpc", "the grader's RPC internals are not the student's"},
+    {"_ZN7rooflab4wire", "the grader's RPC internals are not the student's"},
+    {"rooflab_rpc_", "the grader's RPC tables are not the student's"},
+    {"__asan_", "sanitizer options are the course's"},
+    {"__ubsan_", "sanitizer options are the course's"},
+    {"__lsan_", "sanitizer options are the course's"},
+    {"__msan_", "sanitizer options are the course's"},
+    {"__tsan_", "sanitizer options are the course's"},
+    {"__sanitizer_", "sanitizer hooks are the course's"},
+    {"_Znwm", "replacing global operator new would fake memory measurements"},
+    {"_Znam", "replacing global operator new[] would fake memory measurements"},
+    {"_ZdlPv", "replacing global operator delete would fake memory measurements"},
+    {"_ZdaPv", "replacing global operator delete[] would fake memory measurements"},
+};
+
+constexpr Rule kForbiddenCalls[] = {
+    {"exit", "ends the process"},
+    {"_exit", "ends the process"},
+    {"_Exit", "ends the process"},
+    {"quick_exit", "ends the process"},
+    {"at_quick_exit", "hooks process exit"},
+    {"atexit", "hooks process exit"},
+    {"abort", "ends the process"},
+    {"signal", "installs a signal handler"},
+    {"sigaction", "installs a signal handler"},
+    {"fork", "starts processes"},
+    {"vfork", "starts processes"},
+    {"execv", "starts programs"},
+    {"execve", "starts programs"},
+    {"execvp", "starts programs"},
+    {"execl", "starts programs"},
+    {"execlp", "starts programs"},
+    {"system", "starts programs"},
+    {"popen", "starts programs"},
+    {"posix_spawn", "starts programs"},
+    {"posix_spawnp", "starts programs"},
+    {"dlopen", "loads code at run time"},
+    {"ptrace", "inspects other processes"},
+    {"_ZN7testing", "GoogleTest's internals belong to the tests"},
+    {"_ZN7rooflab3rpc", "the grader's RPC internals are not the student's"},
+};
+
+// "…/a01_roofline_student.dir/src/memory.cpp.o" -> "src/memory.cpp"
+std::string source_of(std::string object) {
+  const std::size_t dir = object.find(".dir/");
+  if (dir != std::string::npos) object = object.substr(dir + 5);
+  if (text::ends_with(object, ".o")) object.resize(object.size() - 2);
+  return object;
+}
+
+bool is_forbidden_definition(const std::string& symbol, std::string_view pattern) {
+  // Whole names for plain C symbols, prefixes for namespaces and families.
+  if (pattern == "main") return symbol == "main";
+  return text::starts_with(symbol, pattern);
+}
+
+bool is_forbidden_call(const std::string& symbol, std::string_view pattern) {
+  if (text::starts_with(pattern, "_ZN")) return text::starts_with(symbol, pattern);
+  // "exit" and "exit@GLIBC_2.2.5" alike.
+  return symbol == pattern || text::starts_with(symbol, std::string(pattern) + "@");
+}
+
+// Calls that a compiler's own code makes in every object it compiles, and the
+// function that makes them.
+struct RuntimeCall {
+  std::string_view symbol;
+  std::string_view function;
+};
+constexpr RuntimeCall kNvccRegistration[] = {{"atexit", "_ZL24__sti____cudaRegisterAllv"}};
+
+// "atexit-0x4", "atexit+0x10" or "atexit@GLIBC_2.2.5" -> "atexit".
+std::string relocation_symbol(const std::string& value) {
+  const std::size_t end = value.find_first_of("+-@");
+  return end == std::string::npos ? value : value.substr(0, end);
+}
+
+// How many relocations of any section refer to `symbol` (`objdump -r` output).
+std::size_t count_references(const std::string& objdump_r, const std::string& symbol) {
+  std::size_t count = 0;
+  for (const std::string& line : text::split_lines(objdump_r)) {
+    std::istringstream fields(line);
+    std::string offset, type, value;
+    if (fields >> offset >> type >> value && text::starts_with(type, "R_") && relocation_symbol(value) == symbol)
+      ++count;
+  }
+  return count;
+}
+
+// "…/a04_student_cuda.dir/flash_attention_thrust_cuda.cu.o:                 U atexit"
+struct Use {
+  std::string object;
+  std::string symbol;
+  bool defined = false;
+};
+
+std::vector<Use> parse_nm(const std::string& nm_output) {
+  std::vector<Use> uses;
+  for (const std::string& line : text::split_lines(nm_output)) {
+    // "path.o:0000000000000000 T symbol" or "path.o:                 U symbol"
+    const std::size_t colon = line.find(".o:");
+    if (colon == std::string::npos) continue;
+    std::istringstream fields(line.substr(colon + 3));
+    std::vector<std::string> words{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+    if (words.size() < 2) continue;
+    const std::string& type = words[words.size() - 2];
+    uses.push_back({line.substr(0, colon + 2), words.back(), type != "U" && type != "w" && type != "v"});
+  }
+  return uses;
+}
+
+std::vector<std::string> problems_of(const Use& use) {
+  std::vector<std::string> problems;
+  if (use.defined) {
+    for (const auto& [pattern, why] : kForbiddenDefinitions)
+      if (is_forbidden_definition(use.symbol, pattern))
+        problems.push_back(source_of(use.object) + " defines " + use.symbol + ": " + std::string(why));
+  } else {
+    for (const auto& [pattern, why] : kForbiddenCalls)
+      if (is_forbidden_call(use.symbol, pattern))
+        problems.push_back(source_of(use.object) + " calls " + use.symbol + ", which graded code must not call (it " +
+                           std::string(why) + ")");
+  }
+  return problems;
+}
+
+}  // namespace
+
+std::vector<std::string> check_source(const std::filesystem::path& file, const std::string& display_name) {
+  static const std::regex include(R"(^\s*#\s*(include|include_next|embed)\s*[<"]([^>"]*)[>"])");
+  static const std::regex has_include(R"(__has_include(_next)?\s*\(\s*[<"]([^>"]*)[>"])");
+  static const std::regex incbin(R"(\.incbin)");
+  std::vector<std::string> problems;
+  int number = 0;
+  for (const std::string& line : text::split_lines(text::read_file(file))) {
+    ++number;
+    const std::string where = display_name + ":" + std::to_string(number);
+    std::smatch match;
+    std::string path;
+    if (std::regex_search(line, match, include) || std::regex_search(line, match, has_include)) path = match[2];
+    if (!path.empty() && (path.front() == '/' || path == ".." || text::starts_with(path, "../") ||
+                          path.find("/../") != std::string::npos || text::ends_with(path, "/..")))
+      problems.push_back(where + ": includes \"" + path +
+                         "\": a submission may include the course's headers, not paths outside its assignment");
+    if (std::regex_search(line, incbin))
+      problems.push_back(where + ": uses .incbin, which copies arbitrary files into the program");
+  }
+  return problems;
+}
+
+std::vector<std::string> check_symbols(const std::string& nm_output) {
+  std::vector<std::string> problems;
+  for (const Use& use : parse_nm(nm_output)) {
+    const auto found = problems_of(use);
+    problems.insert(problems.end(), found.begin(), found.end());
+  }
+  return problems;
+}
+
+std::vector<std::string> functions_referring_to(const std::string& objdump_output, const std::string& symbol) {
+  std::vector<std::string> functions;
+  std::string current;
+  for (const std::string& line : text::split_lines(objdump_output)) {
+    // A function's label: "000000000000039a <_ZL24__sti____cudaRegisterAllv>:".
+    const std::size_t open = line.find(" <"), close = line.rfind(">:");
+    if (!line.empty() && line[0] != ' ' && line[0] != '\t' && open != std::string::npos && close != std::string::npos &&
+        close > open) {
+      current = line.substr(open + 2, close - open - 2);
+      continue;
+    }
+    // A relocation under an instruction: "\t\t\t3ed: R_X86_64_PLT32\tatexit-0x4".
+    std::istringstream fields(line);
+    std::string offset, type, value;
+    if (fields >> offset >> type >> value && text::ends_with(offset, ":") && text::starts_with(type, "R_") &&
+        relocation_symbol(value) == symbol)
+      functions.push_back(current);
+  }
+  return functions;
+}
+
+std::vector<std::string> check_objects(const std::vector<std::filesystem::path>& objects, const ToolRunner& run) {
+  if (objects.empty()) return {};
+  std::vector<std::string> nm{"nm", "-A"};
+  for (const auto& object : objects) nm.push_back(object.string());
+  std::vector<std::string> problems;
+  for (const Use& use : parse_nm(run(nm))) {
+    std::vector<std::string> found = problems_of(use);
+    const auto registration = std::find_if(std::begin(kNvccRegistration), std::end(kNvccRegistration),
+                                           [&](const RuntimeCall& call) { return call.symbol == use.symbol; });
+    if (!found.empty() && !use.defined && text::ends_with(use.object, ".cu.o") &&
+        registration != std::end(kNvccRegistration)) {
+      const auto functions =
+          functions_referring_to(run({"objdump", "-dr", "--no-show-raw-insn", use.object}), use.symbol);
+      const std::size_t references = count_references(run({"objdump", "-r", use.object}), use.symbol);
+      // Every reference, in code or data, from the registration function.
+      const bool only_registration = !functions.empty() && functions.size() == references &&
+                                     std::all_of(functions.begin(), functions.end(), [&](const std::string& function) {
+                                       return function == registration->function;
+                                     });
+      if (only_registration) {
+        found.clear();  // nvcc's registration of the kernels, not the student's call
+      } else {
+        std::string callers;
+        for (const auto& function : functions)
+          if (function != registration->function && callers.find(function) == std::string::npos)
+            callers += (callers.empty() ? "" : ", ") + function;
+        found = {source_of(use.object) + " calls " + use.symbol + " from " +
+                 (callers.empty() ? std::string("outside any function") : callers) +
+                 ", which graded code must not do (only nvcc's own registration code may)"};
+      }
+    }
+    problems.insert(problems.end(), found.begin(), found.end());
+  }
+  return problems;
+}
+
+}  // namespace rooflab

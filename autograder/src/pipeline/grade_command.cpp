@@ -1,0 +1,218 @@
+// The grading pipeline, stage by stage in the order autograder/README.md
+// describes them: stage the submission (stage/), build it and check it
+// (build/), run each test as a verdict and worker pair (run/, verdict/), score
+// the outcomes (score/), draw the scaling plots (plots/) and write the
+// reports, one file per format (report/).
+#include "pipeline/grade_command.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+#include "build/build_step.hpp"
+#include "os/memory_cgroup.hpp"
+#include "os/scratch_space.hpp"
+#include "pipeline/grading.hpp"
+#include "plots/profile_plots.hpp"
+#include "report/containment.hpp"
+#include "rooflab/backend.hpp"
+#include "run/run_tests.hpp"
+#include "score/rubric.hpp"
+#include "score/scoring.hpp"
+#include "stage/submission.hpp"
+
+namespace rooflab {
+namespace fs = std::filesystem;
+namespace {
+
+// Never loses an earlier report: the folder must be new or empty, or --force.
+void prepare_output(const GradeOptions& options) {
+  if (fs::exists(options.out) && !fs::is_directory(options.out))
+    throw std::runtime_error("--out " + options.out.string() + " exists and is not a folder");
+  if (fs::exists(options.out) && !fs::is_empty(options.out) && !options.force)
+    throw std::runtime_error("--out " + options.out.string() +
+                             " already holds a report; choose a new folder or pass --force to overwrite it");
+  fs::create_directories(options.out);
+}
+
+// The manifest's assignments named in `only` (all of them when it is empty), in
+// course order; an unknown name is an error that lists the known ones.
+std::vector<AssignmentInfo> selected_assignments(const Manifest& manifest, const std::vector<std::string>& only) {
+  std::vector<AssignmentInfo> selected;
+  for (const AssignmentInfo& info : manifest.assignments)
+    if (only.empty() || std::find(only.begin(), only.end(), info.name) != only.end()) selected.push_back(info);
+  for (const std::string& name : only) {
+    const bool known = std::any_of(manifest.assignments.begin(), manifest.assignments.end(),
+                                   [&](const AssignmentInfo& info) { return info.name == name; });
+    if (known) continue;
+    std::string names;
+    for (const AssignmentInfo& info : manifest.assignments) names += (names.empty() ? "" : ", ") + info.name;
+    throw std::runtime_error("--assignment " + name + ": no such assignment in this course; known: " + names);
+  }
+  return selected;
+}
+
+// Builds, checks, runs and scores one assignment.
+AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission& staged, const AssignmentInfo& info,
+                                  std::uint64_t seed) {
+  AssignmentResult assignment;
+  assignment.name = info.name;
+  for (const auto& file : staged.missing.count(info.name) ? staged.missing.at(info.name) : std::vector<std::string>{})
+    assignment.notes.push_back("not submitted: " + file + " (graded as the template's stub)");
+  for (const auto& why : staged.rejected.count(info.name) ? staged.rejected.at(info.name) : std::vector<std::string>{})
+    assignment.notes.push_back("refused: " + why + " (graded as the template's stub)");
+
+  if (info.rubric.empty())
+    throw std::runtime_error(info.name + " has no grading/rubric.toml in the reference course: nothing to grade it by");
+  const Rubric rubric = Rubric::load(info.rubric);
+  GradedBinaries binaries;
+  binaries.verdict = grading.manifest.verdict_binary(info);
+  binaries.worker = Manifest::worker_binary(grading.build, info);
+  binaries.worker_build_dir = grading.build;
+  binaries.gpu = grading.gpu;
+  binaries.seed = seed;
+  binaries.openmp_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / grading.options.jobs);
+  const std::vector<std::string> expected = list_tests(binaries.verdict, grading.scratch);
+  const std::vector<std::size_t> owner = rubric.assign(expected);
+
+  std::vector<std::string> rejections = rejected_sources(staged, info);
+  if (rejections.empty()) {
+    std::cout << "[" << info.name << "] building\n" << std::flush;
+    const ProcessResult built =
+        run_build_step(grading,
+                       {"cmake", "--build", grading.build.string(), "--target", Manifest::worker_target(info), "-j",
+                        std::to_string(grading.options.jobs)},
+                       info.name + ".build", kBuildTimeout_s);
+    assignment.built = built.succeeded();
+    if (!assignment.built) assignment.build_log = built.output;
+    if (assignment.built) rejections = rejected_symbols(grading, info);
+  }
+  if (!rejections.empty()) {
+    assignment.built = false;
+    assignment.rejected = true;
+    assignment.build_log = "The submission was refused before running:\n";
+    for (const auto& why : rejections) assignment.build_log += "  " + why + "\n";
+  }
+
+  std::vector<TestOutcome> outcomes(expected.size());
+  if (assignment.built) {
+    std::vector<TestLimits> limits;
+    for (const std::size_t g : owner) limits.push_back({rubric.groups[g].timeout_s, rubric.groups[g].memory_limit_mb});
+    std::cout << "[" << info.name << "] running " << expected.size() << " tests\n";
+    outcomes = run_tests_in_parallel(grading, binaries, expected, limits, grading.scratch / ("run-" + info.name));
+  } else {
+    const std::string why = assignment.rejected ? "refused: " + rejections.front() : "the assignment did not compile";
+    std::cout << "[" << info.name << "] " << why << ": every test scores 0 (see the report)\n";
+    for (std::size_t i = 0; i < expected.size(); ++i) outcomes[i] = {expected[i], TestStatus::not_built, why, 0};
+  }
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const RubricGroup& group = rubric.groups[owner[i]];
+    GradedTest test;
+    test.assignment = info.name;
+    test.group = group.name;
+    test.visibility = group.visibility;
+    test.outcome = outcomes[i];
+    assignment.tests.push_back(std::move(test));
+  }
+  score(assignment, rubric, owner);
+  if (info.has_profile && assignment.built) add_scaling_plots(grading, assignment, info);
+  return assignment;
+}
+
+std::uint64_t draw_seed() {
+  std::random_device random;
+  return (static_cast<std::uint64_t>(random()) << 32) ^ random();
+}
+
+std::string unique_name() {
+  std::random_device random;
+  return "rooflab-grade-" + std::to_string(::getpid()) + "-" + std::to_string(random() % 1000000);
+}
+
+void write_reports(const GradeResult& result, const fs::path& out) {
+  write_gradescope_json(result, out / "results.json");
+  write_markdown_report(result, out / "report.md");
+  write_junit_xml(result, out / "junit.xml");
+}
+
+// Everything after the report folder is ready: what can fail here still ends
+// in a report (GradeResult::error), so Gradescope always gets results.json.
+void grade_into(GradeResult& result, const GradeOptions& options, const Manifest& manifest,
+                const std::vector<AssignmentInfo>& assignments) {
+  // First, while the grader has no other thread: it may enter a mount namespace of its own.
+  const ScratchSpace scratch(options.scratch_mb * kMiB);
+  const Sandbox sandbox(options.sandbox);
+  const MemoryCgroups cgroups = MemoryCgroups::probe(unique_name());
+  // CUDA is compiled for a submission only where its GPU tests can also run.
+  Grading grading{options,
+                  manifest,
+                  sandbox,
+                  cgroups,
+                  scratch.path(),
+                  scratch.path() / "build",
+                  manifest.with_cuda && gpu_count() > 0};
+  result.sandboxed = sandbox.isolated();
+  if (!sandbox.isolated()) {
+    result.notes.push_back("WARNING: the submission's code ran WITHOUT the sandbox: " + sandbox.weakness() +
+                           ". Only rlimits" + (sandbox.run_as() ? " and an unprivileged user" : std::string()) +
+                           " protected this machine, and the submission could read files the grader can read. "
+                           "See docs/autograder_security.md.");
+    std::cout << "WARNING: no sandbox: " << sandbox.weakness() << "\n";
+  }
+  std::cout << "grading " << result.submission << " (seed " << result.seed << ")\n";
+  // However this ends, the report says how the grading was contained.
+  struct Containment {
+    GradeResult& result;
+    const Grading& grading;
+    const ScratchSpace& scratch;
+    ~Containment() {
+      try {
+        result.containment = containment(grading, scratch);
+      } catch (const std::exception&) {  // a report without these lines beats none
+      }
+    }
+  } noted{result, grading, scratch};
+
+  const UnpackedSubmission unpacked = unpack_submission(options.submission, scratch.path(), sandbox);
+  const StagedSubmission staged = stage_submission(manifest, unpacked.files, scratch.path() / "stage");
+  result.ignored_files = staged.ignored;
+  for (const auto& why : unpacked.refused) result.notes.push_back("refused: " + why);
+  for (const auto& why : staged.unreadable) result.notes.push_back("could not read: " + why);
+
+  sandbox.hand_over(grading.build);
+  configure_staged_course(grading, staged);
+
+  for (const AssignmentInfo& info : assignments)
+    result.assignments.push_back(grade_assignment(grading, staged, info, result.seed));
+}
+
+}  // namespace
+
+GradeResult run_grade(const GradeOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const Manifest manifest = Manifest::load(options.manifest);
+  const std::vector<AssignmentInfo> assignments = selected_assignments(manifest, options.only);
+  prepare_output(options);
+  GradeResult result;
+  result.submission = fs::absolute(options.submission).lexically_normal().string();
+  result.seed = options.seed ? *options.seed : draw_seed();
+  try {
+    grade_into(result, options, manifest, assignments);
+  } catch (const std::exception& error) {
+    result.error = error.what();
+    result.assignments.clear();  // nothing half-graded is reported as a score
+    result.execution_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    write_reports(result, options.out);
+    throw;
+  }
+  result.execution_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  write_reports(result, options.out);
+  return result;
+}
+
+}  // namespace rooflab

@@ -1,0 +1,32 @@
+// The `grade` subcommand: stage, build, run, score and report one submission.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "os/sandbox.hpp"
+#include "report/results.hpp"
+
+namespace rooflab {
+
+struct GradeOptions {
+  std::filesystem::path submission;
+  std::filesystem::path manifest;  // rooflab_manifest.json of the reference build
+  std::filesystem::path out;       // report folder; must be new or empty unless force
+  bool force = false;
+  int jobs = 2;  // tests run in parallel, and build parallelism
+  SandboxMode sandbox = SandboxMode::automatic;
+  std::optional<std::uint64_t> seed;  // hidden tests' inputs; drawn at random when absent
+  std::vector<std::string> only;      // grade just these assignments (all when empty)
+  std::uint64_t scratch_mb = 4096;    // the cap on the grading's working folder (stage, build, logs)
+};
+
+// Grades and writes results.json, report.md and junit.xml into options.out.
+// Throws std::runtime_error (bad input, unusable output folder); a submission
+// that fails to build or crashes is a result, not an error.
+GradeResult run_grade(const GradeOptions& options);
+
+}  // namespace rooflab

@@ -1,0 +1,61 @@
+#include "plots/profile_plots.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <thread>
+
+#include "build/build_step.hpp"
+#include "plots/scaling_plots.hpp"
+#include "run/test_runner.hpp"
+
+namespace rooflab {
+namespace fs = std::filesystem;
+
+void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, const AssignmentInfo& info) {
+  std::cout << "[" << info.name << "] profiling at growing N for the scaling plots\n" << std::flush;
+  const ProcessResult built = run_build_step(grading,
+                                             {"cmake", "--build", grading.build.string(), "--target",
+                                              info.name + "_profile", "-j", std::to_string(grading.options.jobs)},
+                                             info.name + ".profile.build", kBuildTimeout_s);
+  // Profiles run one at a time, each with every core, and the same OpenMP
+  // settings for the submission's and the reference's.
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const fs::path& scratch = grading.scratch;
+  std::vector<ProfileRow> submission;
+  if (!built.succeeded()) {
+    assignment.plot_notes.push_back("the profile did not build with your code (" + built.describe(kBuildTimeout_s) +
+                                    "): only the reference is drawn");
+  } else {
+    ProcessLimits limits = ProcessLimits::timeout(kProfileTimeout_s);
+    limits.address_space_bytes = kProfileMemory - kDefaultTmpBytes;
+    const auto cgroup = grading.cgroup("profile", kProfileMemory);
+    SandboxView view;
+    view.read_only = {grading.build};
+    view.env = openmp_environment(cores);
+    view.cgroup_procs_fd = cgroup ? cgroup->procs_fd() : -1;
+    const ProcessResult ran = grading.sandbox.run({Manifest::profile_binary(grading.build, info).string()}, view,
+                                                  scratch, scratch / (info.name + ".profile.log"), limits);
+    std::vector<std::string> messages;
+    submission = parse_profile(ran.output, messages);
+    constexpr std::size_t kShown = 20;
+    for (std::size_t i = 0; i < std::min(messages.size(), kShown); ++i)
+      assignment.plot_notes.push_back("your profile: " + messages[i]);
+    if (messages.size() > kShown)
+      assignment.plot_notes.push_back("your profile printed " + std::to_string(messages.size() - kShown) +
+                                      " more lines that are not CSV rows (not shown)");
+    if (!ran.succeeded()) assignment.plot_notes.push_back("your profile " + ran.describe(kProfileTimeout_s));
+  }
+  std::vector<std::string> ignored;
+  SpawnOptions reference_options;
+  reference_options.env = openmp_environment(cores);
+  const ProcessResult reference = run_process({Manifest::profile_binary(grading.manifest.binary_dir, info).string()},
+                                              scratch, scratch / (info.name + ".reference-profile.log"),
+                                              ProcessLimits::timeout(kProfileTimeout_s), reference_options);
+  const ScalingFigures figures = render_scaling_plots(info.name, submission, parse_profile(reference.output, ignored),
+                                                      grading.options.out, scratch);
+  assignment.plots = figures.images;
+  assignment.plot_data = figures.csv;
+  assignment.plot_notes.insert(assignment.plot_notes.end(), figures.notes.begin(), figures.notes.end());
+}
+
+}  // namespace rooflab

@@ -1,0 +1,41 @@
+#include "report/containment.hpp"
+
+#include "os/sandbox.hpp"
+
+namespace rooflab {
+namespace {
+
+std::string mib(std::uint64_t bytes) { return std::to_string((bytes + kMiB / 2) / kMiB) + " MiB"; }
+
+}  // namespace
+
+std::vector<std::string> containment(const Grading& grading, const ScratchSpace& scratch) {
+  std::vector<std::string> lines;
+  if (grading.cgroups.available()) {
+    const auto peak = grading.cgroups.peak_bytes();
+    lines.push_back("Memory: every sandboxed step ran in a memory cgroup (" + grading.cgroups.mechanism() +
+                    ") counting its heap, page cache and /tmp together: each test's worker at its rubric group's "
+                    "memory_limit_mb, builds at " +
+                    mib(kBuildMemory) + ", profiles at " + mib(kProfileMemory) +
+                    "; the kernel stops a step that passes its limit. Peak of all steps together: " +
+                    (peak ? mib(*peak) : std::string("not kept by this kernel")) + ".");
+  } else {
+    lines.push_back("Memory: no memory cgroup could be created here (" + grading.cgroups.why_not() +
+                    "), so each worker's address space (RLIMIT_AS) was its group's memory_limit_mb minus its /tmp; "
+                    "tests that measure the worker's memory from outside were skipped (0 of 0 points).");
+  }
+  if (!grading.sandbox.isolated()) {
+    lines.push_back("/tmp: no sandbox, so no private /tmp: student code could write wherever the grader can.");
+  } else if (grading.sandbox.sized_tmp()) {
+    lines.push_back("/tmp: each sandboxed step had a private tmpfs (" + mib(kDefaultTmpBytes) +
+                    ", and an eighth of the memory limit for tests below 512 MiB), counted in its memory limit.");
+  } else {
+    lines.push_back(
+        "/tmp: read-only in every sandboxed step (this bubblewrap cannot size a tmpfs); builds wrote "
+        "their temporary files into the build folder.");
+  }
+  lines.push_back(scratch.describe());
+  return lines;
+}
+
+}  // namespace rooflab

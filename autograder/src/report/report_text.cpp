@@ -1,0 +1,84 @@
+#include "report/report_text.hpp"
+
+#include <cstdio>
+
+#include "text/text.hpp"
+
+namespace rooflab::report {
+
+std::string points(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
+  std::string text = buffer;
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+std::string xml_escape(const std::string& raw) {
+  std::string out;
+  for (const char c : raw) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters; student output may contain them.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
+          out += "?";
+        else
+          out += c;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> capped(const std::vector<std::string>& entries, std::size_t cap) {
+  if (entries.size() <= cap) return entries;
+  std::vector<std::string> shown(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(cap));
+  shown.push_back("[... and " + std::to_string(entries.size() - cap) + " more not shown]");
+  return shown;
+}
+
+std::string json_text(const std::string& raw, std::size_t cap) { return text::untrusted(raw, cap); }
+
+std::string isolation(const GradeResult& result) {
+  return std::string(result.sandboxed ? "Student code ran in the bubblewrap sandbox"
+                                      : "Student code ran WITHOUT the sandbox (rlimits only)") +
+         "; every verdict came from a process holding no student code. Hidden-test inputs: seed " +
+         std::to_string(result.seed) + " (`rooflab grade --seed " + std::to_string(result.seed) + "` reproduces them).";
+}
+
+std::string describe_outcome(const GradedTest& test) {
+  if (test.outcome.status != TestStatus::passed)
+    return std::string(to_string(test.outcome.status)) + ": " + test.outcome.message;
+  if (test.withheld_by.empty()) return "";
+  std::string why = "passed, but its points are earned only together with tests that did not pass:";
+  for (const auto& required : test.withheld_by) why += "\n  " + required;
+  if (!test.gate_reason.empty()) why += "\n(" + test.gate_reason + ")";
+  return why;
+}
+
+std::string skip_reason(const AssignmentResult& assignment) {
+  for (const auto& test : assignment.tests) {
+    if (test.outcome.status != TestStatus::skipped) continue;
+    const auto lines = text::split_lines(test.outcome.message);
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+      if (text::ends_with(lines[i], ": Skipped")) return lines[i + 1];
+  }
+  return "the reason is in results.json";
+}
+
+}  // namespace rooflab::report
