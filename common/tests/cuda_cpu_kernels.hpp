@@ -1,0 +1,8 @@
+// Host launchers of cuda_cpu_kernels.cu (plain CUDA, run on the CPU in tests).
+#pragma once
+
+#include <vector>
+
+std::vector<float> scale_on_device(const std::vector<float>& values, float by);
+// One sum per block of `threads` values (a multiple of 32).
+std::vector<float> block_sums_on_device(const std::vector<float>& values, int threads);
