@@ -3,6 +3,8 @@
 // (cmake/cuda_on_cpu.cmake); cuda_cpu_source_test.cpp checks its results.
 #include "cuda_cpu_kernels.hpp"
 
+#include "rooflab/cuda_helpers.hpp"
+
 namespace {
 
 __global__ void scale_kernel(float* data, float by, int n) {
@@ -31,26 +33,20 @@ __global__ void block_sums_kernel(const T* in, T* out, int n) {
 
 std::vector<float> scale_on_device(const std::vector<float>& values, float by) {
   const int n = static_cast<int>(values.size());
-  float* data = nullptr;
-  cudaMalloc(&data, values.size() * sizeof(float));
-  cudaMemcpy(data, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice);
-  scale_kernel<<<(n + 127) / 128, 128>>>(data, by, n);
-  std::vector<float> out(values.size());
-  cudaMemcpy(out.data(), data, values.size() * sizeof(float), cudaMemcpyDeviceToHost);
-  cudaFree(data);
-  return out;
+  rooflab::cuda::DeviceBuffer<float> data(values);
+  scale_kernel<<<rooflab::cuda::ceil_div(n, 128), 128>>>(data.get(), by, n);
+  ROOFLAB_CUDA_CHECK(cudaGetLastError());
+  return data.to_host();
 }
 
 std::vector<float> block_sums_on_device(const std::vector<float>& values, int threads) {
-  const int n = static_cast<int>(values.size()), blocks = (n + threads - 1) / threads;
-  float *in = nullptr, *out = nullptr;
-  cudaMalloc(&in, values.size() * sizeof(float));
-  cudaMalloc(&out, static_cast<std::size_t>(blocks) * sizeof(float));
-  cudaMemcpy(in, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice);
-  block_sums_kernel<float><<<blocks, threads, (threads / 32) * sizeof(float)>>>(in, out, n);
-  std::vector<float> sums(static_cast<std::size_t>(blocks));
-  cudaMemcpy(sums.data(), out, sums.size() * sizeof(float), cudaMemcpyDeviceToHost);
-  cudaFree(in);
-  cudaFree(out);
-  return sums;
+  const int n = static_cast<int>(values.size()), blocks = rooflab::cuda::ceil_div(n, threads);
+  const std::size_t shared = static_cast<std::size_t>(threads / 32) * sizeof(float);
+  rooflab::cuda::require_shared_memory(shared, "threads");
+  rooflab::cuda::DeviceBuffer<float> in(values), out(static_cast<std::size_t>(blocks));
+  block_sums_kernel<float><<<blocks, threads, shared>>>(in.get(), out.get(), n);
+  ROOFLAB_CUDA_CHECK(cudaGetLastError());
+  return out.to_host();
 }
+
+void fail_a_cuda_call() { ROOFLAB_CUDA_CHECK(cudaMemcpy(nullptr, nullptr, 4, cudaMemcpyHostToDevice)); }

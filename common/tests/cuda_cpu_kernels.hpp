@@ -6,3 +6,5 @@
 std::vector<float> scale_on_device(const std::vector<float>& values, float by);
 // One sum per block of `threads` values (a multiple of 32).
 std::vector<float> block_sums_on_device(const std::vector<float>& values, int threads);
+// A cudaMemcpy from a null pointer, through ROOFLAB_CUDA_CHECK.
+void fail_a_cuda_call();

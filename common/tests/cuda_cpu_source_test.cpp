@@ -5,6 +5,8 @@
 #include <numeric>
 
 #include "cuda_cpu_kernels.hpp"
+#include "rooflab/cuda_cpu.hpp"
+#include "rooflab/cuda_helpers.hpp"
 
 TEST(CudaOnCpu, ChevronLaunchesRunTheKernel) {
   EXPECT_EQ(scale_on_device({1, 2, 3, -4}, 2.5f), (std::vector<float>{2.5f, 5, 7.5f, -10}));
@@ -18,4 +20,44 @@ TEST(CudaOnCpu, TemplatesDynamicSharedMemoryAndShuffles) {
   std::iota(values.begin(), values.end(), 0.0f);
   // Blocks of 128: 0+…+127, 128+…+255, 256+…+299.
   EXPECT_EQ(block_sums_on_device(values, 128), (std::vector<float>{8128, 24512, 12210}));
+}
+
+TEST(CudaHelpers, ACheckedCallThrowsNamingFileLineAndTheCall) {
+  try {
+    fail_a_cuda_call();
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("cuda_cpu_kernels.cu:"), std::string::npos) << what;
+    EXPECT_NE(what.find("cudaMemcpy(nullptr, nullptr, 4, cudaMemcpyHostToDevice) failed: invalid argument"),
+              std::string::npos)
+        << what;
+  }
+  cudaGetLastError();
+}
+
+TEST(CudaHelpers, TooMuchSharedMemoryNamesTheOption) {
+  EXPECT_NO_THROW(rooflab::cuda::require_shared_memory(48 * 1024, "block_rows"));
+  try {
+    rooflab::cuda::require_shared_memory(64 * 1024, "block_rows");
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()).rfind("block_rows: ", 0), 0u) << error.what();
+  }
+  EXPECT_EQ(rooflab::cuda::ceil_div(300, 128), 3);
+  EXPECT_EQ(rooflab::cuda::ceil_div(256, 128), 2);
+}
+
+TEST(CudaHelpers, ADeviceBufferRoundTripsAndIsFreed) {
+  const std::vector<int> values{4, 5, 6};
+  int* freed = nullptr;
+  {
+    rooflab::cuda::DeviceBuffer<int> buffer(values);
+    EXPECT_EQ(buffer.size(), 3u);
+    EXPECT_EQ(buffer.to_host(), values);
+    freed = buffer.get();
+  }
+  // The runtime refuses to free a pointer twice: the buffer already was.
+  EXPECT_EQ(cudaFree(freed), cudaErrorInvalidValue);
+  cudaGetLastError();
 }
