@@ -83,6 +83,25 @@ TEST(CudaCpu, WarpShufflesAndBallots) {
   cudaFree(ballots);
 }
 
+__global__ void extremes(const int* in, int* largest, int* smallest) {
+  atomicMax(largest, in[blockIdx.x * blockDim.x + threadIdx.x]);
+  atomicMin(smallest, in[blockIdx.x * blockDim.x + threadIdx.x]);
+}
+
+TEST(CudaCpu, AtomicMaxAndMinAcrossBlocks) {
+  std::vector<int> values(256);
+  for (int i = 0; i < 256; ++i) values[static_cast<std::size_t>(i)] = (i * 37) % 256 - 100;  // -100 … 155
+  int* in = device_copy(values);
+  int* largest = device_copy(std::vector<int>{-1000});
+  int* smallest = device_copy(std::vector<int>{1000});
+  launch("extremes", extremes, dim3(4), dim3(64), 0, in, largest, smallest);
+  EXPECT_EQ(host_copy(largest, 1)[0], 155);
+  EXPECT_EQ(host_copy(smallest, 1)[0], -100);
+  cudaFree(in);
+  cudaFree(largest);
+  cudaFree(smallest);
+}
+
 __global__ void indices(int* out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   out[y * gridDim.x * blockDim.x + x] = 1000 * y + x;

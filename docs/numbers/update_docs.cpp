@@ -3,14 +3,13 @@
 #include "update_docs.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "doc_regions.hpp"
 #include "function_tables.hpp"
 #include "stage/manifest.hpp"
+#include "text/text.hpp"
 
 namespace rooflab::docs {
 
@@ -35,14 +34,11 @@ int update_docs(const std::filesystem::path& root, const std::filesystem::path& 
   int regions = 0;
   for (const fs::path& file : files) {
     if (!fs::exists(file)) continue;
-    std::ifstream in(file);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string before = buffer.str();
+    const std::string before = text::read_file(file);
     const std::string after = regenerate(before, fs::relative(file, root).string(), values, stale);
     for (std::size_t at = before.find("<!-- num:"); at != std::string::npos; at = before.find("<!-- num:", at + 1))
       ++regions;
-    if (write && after != before) std::ofstream(file) << after;
+    if (write && after != before) text::write_file(file, after);
   }
   if (write) {
     std::size_t unknown = 0;

@@ -1,21 +1,14 @@
 // `rooflab plots [--check]`: the figures' data from the reference code into
 // plots/data, rendered by gnuplot (plots/render.sh) into plots/figures.
-#include <cstdlib>
+#include <unistd.h>
+
 #include <iostream>
 
 #include "commands.hpp"
+#include "os/process.hpp"
 #include "plot_data.hpp"
 
 namespace rooflab::cli {
-namespace {
-
-std::string quoted(const std::filesystem::path& path) {
-  std::string out = "'";
-  for (const char c : path.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-}  // namespace
 
 void add_plots(CLI::App& app, int& exit_code) {
   auto data = std::make_shared<std::filesystem::path>(kSourceDir / "plots" / "data");
@@ -29,12 +22,15 @@ void add_plots(CLI::App& app, int& exit_code) {
   command->callback([data, figures, check, &exit_code] {
     exit_code = plots::update_plot_data(*data, !*check);
     if (*check || exit_code != 0) return;
-    std::cout << std::flush;  // before render.sh writes to the same terminal
-    const std::string render =
-        quoted(kSourceDir / "plots" / "render.sh") + " " + quoted(*data) + " " + quoted(*figures);
-    const int status = std::system(render.c_str());
-    if (status != 0) {
-      std::cerr << "rooflab plots: plots/render.sh failed (gnuplot is Debian's gnuplot-nox)\n";
+    const std::filesystem::path log =
+        std::filesystem::temp_directory_path() / ("rooflab-plots-" + std::to_string(::getpid()) + ".log");
+    const ProcessResult rendered =
+        run_process({(kSourceDir / "plots" / "render.sh").string(), data->string(), figures->string()}, kSourceDir, log,
+                    ProcessLimits::timeout(300));
+    std::cout << rendered.output;
+    if (!rendered.succeeded()) {
+      std::cerr << "rooflab plots: plots/render.sh " << rendered.describe(300)
+                << " (gnuplot is Debian's gnuplot-nox)\n";
       exit_code = 1;
     }
   });

@@ -11,12 +11,11 @@
 #include <random>
 
 #include "os/process.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace fs = std::filesystem;
 namespace {
-
-std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 19)) >> 20) + " MiB"; }
 
 // The bytes of the regular files under `dir`, never following a link.
 std::uint64_t tree_bytes(const fs::path& dir) {
@@ -93,11 +92,11 @@ void ScratchSpace::watch() {
 
 std::string ScratchSpace::describe() const {
   if (mounted_)
-    return "Scratch space (stage, build, logs): a " + mib(cap_) +
-           " tmpfs private to the grader (kernel-enforced); peak " + mib(peak_) + ".";
+    return "Scratch space (stage, build, logs): a " + text::mib(cap_) +
+           " tmpfs private to the grader (kernel-enforced); peak " + text::mib(peak_) + ".";
   return "Scratch space (stage, build, logs): " + path_.string() + ", measured every second and capped at " +
-         mib(cap_) + " by stopping the grading's processes (not kernel-enforced: " + why_not_mounted_ + "); peak " +
-         mib(peak_) + (overflowed_ ? ", OVER THE CAP: the grading's processes were stopped." : ".");
+         text::mib(cap_) + " by stopping the grading's processes (not kernel-enforced: " + why_not_mounted_ +
+         "); peak " + text::mib(peak_) + (overflowed_ ? ", OVER THE CAP: the grading's processes were stopped." : ".");
 }
 
 }  // namespace rooflab

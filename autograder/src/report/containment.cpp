@@ -1,13 +1,10 @@
 #include "report/containment.hpp"
 
 #include "os/sandbox.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
-namespace {
-
-std::string mib(std::uint64_t bytes) { return std::to_string((bytes + kMiB / 2) / kMiB) + " MiB"; }
-
-}  // namespace
+using text::mib;
 
 std::vector<std::string> containment(const Grading& grading, const ScratchSpace& scratch) {
   std::vector<std::string> lines;

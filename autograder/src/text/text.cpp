@@ -50,6 +50,8 @@ void write_file(const std::filesystem::path& path, const std::string& contents) 
   std::filesystem::rename(temporary, path);
 }
 
+std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (std::uint64_t{1} << 19)) >> 20) + " MiB"; }
+
 std::string truncate(const std::string& text, std::size_t limit) {
   if (text.size() <= limit) return text;
   return text.substr(0, limit) + "\n[... " + std::to_string(text.size() - limit) + " more bytes cut]\n";

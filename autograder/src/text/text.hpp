@@ -1,6 +1,7 @@
 // Small text and file helpers shared by the instructor tools.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -18,6 +19,9 @@ std::vector<std::string> split_lines(const std::string& text);
 std::string read_file(const std::filesystem::path& path);
 // Writes atomically enough for our use (temp file + rename); creates parents.
 void write_file(const std::filesystem::path& path, const std::string& contents);
+
+// "12 MiB": bytes rounded to the nearest mebibyte, as reports quote them.
+std::string mib(std::uint64_t bytes);
 
 // At most `limit` bytes of `text`, with a note saying how much was cut.
 std::string truncate(const std::string& text, std::size_t limit);

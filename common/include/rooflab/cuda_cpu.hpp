@@ -37,6 +37,8 @@
 #include <tuple>
 #include <utility>
 
+#include "rooflab/cuda_limits.hpp"
+
 namespace rooflab::cuda_cpu {
 
 struct dim3 {
@@ -45,9 +47,9 @@ struct dim3 {
   constexpr unsigned count() const { return x * y * z; }
 };
 
-inline constexpr unsigned kWarpSize = 32;
-inline constexpr unsigned kMaxThreadsPerBlock = 1024;
-inline constexpr std::size_t kDefaultSharedBytes = 48 * 1024;  // per block, without opting in to more
+using cuda::kMaxThreadsPerBlock;
+using cuda::kSharedMemoryPerBlock;
+using cuda::kWarpSize;
 
 // A launch a GPU would refuse, hang on or leave undefined; names the kernel.
 struct KernelError : std::runtime_error {
@@ -198,21 +200,24 @@ template <class T>
 T atomicAdd(T* address, T value) {
   return std::atomic_ref<T>(*address).fetch_add(value);
 }
-template <class T>
-T atomicMax(T* address, T value) {
+namespace rooflab::cuda_cpu::detail {
+// Stores `value` while `replaces(value, current)`; returns the value it found.
+template <class T, class Replaces>
+T atomic_replace_while(T* address, T value, Replaces replaces) {
   std::atomic_ref<T> target(*address);
   T seen = target.load();
-  while (seen < value && !target.compare_exchange_weak(seen, value)) {
+  while (replaces(value, seen) && !target.compare_exchange_weak(seen, value)) {
   }
   return seen;
 }
+}  // namespace rooflab::cuda_cpu::detail
+template <class T>
+T atomicMax(T* address, T value) {
+  return rooflab::cuda_cpu::detail::atomic_replace_while(address, value, [](T v, T seen) { return seen < v; });
+}
 template <class T>
 T atomicMin(T* address, T value) {
-  std::atomic_ref<T> target(*address);
-  T seen = target.load();
-  while (value < seen && !target.compare_exchange_weak(seen, value)) {
-  }
-  return seen;
+  return rooflab::cuda_cpu::detail::atomic_replace_while(address, value, [](T v, T seen) { return v < seen; });
 }
 template <class T>
 T atomicExch(T* address, T value) {

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "rooflab/cuda_limits.hpp"
+
 namespace rooflab::cuda {
 
 // Throws std::runtime_error("file:line: call failed: reason"): a failed CUDA
@@ -29,9 +31,6 @@ template <class T>
 constexpr T ceil_div(T count, T size) {
   return (count + size - 1) / size;
 }
-
-// The shared memory a kernel may use per block without opting in to more.
-inline constexpr std::size_t kSharedMemoryPerBlock = 48 * 1024;
 
 // Throws std::invalid_argument naming `option` (the setting that decides the
 // size, e.g. "block_rows") when a launch would need more shared memory than a

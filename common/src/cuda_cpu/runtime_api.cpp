@@ -107,14 +107,12 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
 
 cudaError_t cudaFree(void* pointer) {
   if (!pointer) return cudaSuccess;
+  bool known = false;
   {
     const std::lock_guard lock(rooflab::cuda_cpu::state_lock);
-    if (rooflab::cuda_cpu::buffers.erase(pointer) == 0) {
-      rooflab::cuda_cpu::last_error = cudaErrorInvalidValue;
-      rooflab::cuda_cpu::last_message = "cudaFree: the pointer did not come from cudaMalloc";
-      return cudaErrorInvalidValue;
-    }
+    known = rooflab::cuda_cpu::buffers.erase(pointer) == 1;
   }
+  if (!known) return invalid("cudaFree: the pointer did not come from cudaMalloc");
   std::free(pointer);
   return cudaSuccess;
 }

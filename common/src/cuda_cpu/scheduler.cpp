@@ -295,9 +295,9 @@ void run_kernel(const char* kernel_name, dim3 grid, dim3 block_dim, std::size_t 
     refuse(std::to_string(block_dim.count()) + " threads per block " + describe(block_dim) + " (at most " +
            std::to_string(kMaxThreadsPerBlock) + ")");
   if (block_dim.z > 64) refuse("blockDim.z = " + std::to_string(block_dim.z) + " (at most 64)");
-  if (shared_bytes > kDefaultSharedBytes)
+  if (shared_bytes > kSharedMemoryPerBlock)
     refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory per block (at most " +
-           std::to_string(kDefaultSharedBytes) + " without cudaFuncSetAttribute)");
+           std::to_string(kSharedMemoryPerBlock) + " without cudaFuncSetAttribute)");
 
   const Order order = launch_order;
   const std::uint64_t seed = order_seed;
