@@ -5,7 +5,11 @@
 #   EXAMPLES       examples/e.cpp  one executable per file, for the lab text
 #   THRUST_FILES   src/f_thrust.cpp ...  student files written once against Thrust
 #   PROFILE        profile/p.cpp   the scaling run the grader plots in its report
-#   LITERATE_LINKS lib ...         what literate/ needs besides the assignment)
+#   LITERATE_LINKS lib ...         what literate/ needs besides the assignment
+#   CUDA_FILES     src/k.cu ...    student CUDA kernels: on a GPU where there is
+#                                  one, else in the CPU runtime
+#   GPU_CUDA_FILES src/t.cu ...    student CUDA kernels that need a GPU
+#                                  (cmake/course_cuda_kernels.cmake))
 #
 # One folder is one assignment. Besides the files named above, it may hold
 # (none of which reaches students: `lab release` leaves both folders out):
@@ -40,13 +44,14 @@
 # grading kit (cmake/grading_kit.cmake), so that grading a submission compiles
 # only its STUDENT_FILES.
 include(course_thrust_twins)
+include(course_cuda_kernels)
 include(course_tests)
 include(course_rpc)
 include(course_literate)
 include(course_manifest)
 
 function(course_add_assignment name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "STUDENT_FILES;PROVIDED_FILES;PUBLIC_TESTS;EXAMPLES;THRUST_FILES;PROFILE;LITERATE_LINKS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "STUDENT_FILES;PROVIDED_FILES;PUBLIC_TESTS;EXAMPLES;THRUST_FILES;PROFILE;LITERATE_LINKS;CUDA_FILES;GPU_CUDA_FILES")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "course_add_assignment(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -62,8 +67,15 @@ function(course_add_assignment name)
 
   # Student and provided code as separate objects: the grader's verdict binary
   # takes the provided objects without the student's.
-  add_library(${name}_student OBJECT ${arg_STUDENT_FILES})
+  set(cpp_files ${arg_STUDENT_FILES})
+  if(arg_CUDA_FILES OR arg_GPU_CUDA_FILES)
+    list(REMOVE_ITEM cpp_files ${arg_CUDA_FILES} ${arg_GPU_CUDA_FILES})
+  endif()
+  add_library(${name}_student OBJECT ${cpp_files})
   _course_object_settings(${name}_student)
+  if(arg_CUDA_FILES OR arg_GPU_CUDA_FILES)
+    _course_add_cuda_kernels(${name} "${arg_STUDENT_FILES}" "${arg_CUDA_FILES}" "${arg_GPU_CUDA_FILES}" cuda_runtime)
+  endif()
   set(student_objects "$<TARGET_OBJECTS:${name}_student>")
   if(arg_THRUST_FILES)
     _course_add_thrust_twins(${name} "${arg_STUDENT_FILES}" ${arg_THRUST_FILES})
@@ -79,7 +91,7 @@ function(course_add_assignment name)
     target_sources(${name} PRIVATE ${provided_objects})
   endif()
   target_include_directories(${name} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/include")
-  target_link_libraries(${name} PUBLIC rooflab::common PRIVATE rooflab::warnings)
+  target_link_libraries(${name} PUBLIC rooflab::common ${cuda_runtime} PRIVATE rooflab::warnings)
 
   # Each test source compiles once: the same objects link with the student's
   # code into the test binaries, and with the RPC client into the verdict.
@@ -106,7 +118,8 @@ function(course_add_assignment name)
   endif()
 
   _course_add_literate(${name} "${arg_EXAMPLES}" "${arg_LITERATE_LINKS}")
-  _course_record_assignment(${name} "${arg_STUDENT_FILES}" "${arg_PUBLIC_TESTS}" ${has_profile})
+  _course_record_assignment(${name} "${arg_STUDENT_FILES}" "${arg_PUBLIC_TESTS}" ${has_profile}
+                            "${arg_CUDA_FILES};${arg_GPU_CUDA_FILES}")
 endfunction()
 
 function(_course_object_settings target)

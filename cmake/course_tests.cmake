@@ -15,7 +15,8 @@ function(_course_add_tests name public_tests out_var)
       list(APPEND test_objects "$<TARGET_OBJECTS:${name}_hidden_test_objects>")
       _course_add_test_binary(${name}_hidden_tests ${name} "${name}.hidden." "${test_objects}")
       if(ROOFLAB_BUILD_TOOLS)
-        _course_add_seed_sweep(${name}_hidden_tests "${name}.hidden.every_seed_from_1_to_${ROOFLAB_SEED_SWEEP}")
+        _course_add_seed_sweep(${name}_hidden_tests ${name}_public_tests
+                               "${name}.hidden.every_seed_from_1_to_${ROOFLAB_SEED_SWEEP}")
       endif()
     endif()
   endif()
@@ -41,11 +42,13 @@ endfunction()
 
 # The grader draws a new ROOFLAB_SEED for each grading, so the reference must
 # pass the hidden tests for every seed, not only for the fixed one the other
-# ctest entries use (cmake/run_for_seeds.cmake). Memory measurements are left
-# out: they count allocations, which the input values do not change.
-function(_course_add_seed_sweep target test_name)
+# ctest entries use (cmake/run_for_seeds.cmake). Left out: the public tests
+# (`public_target` lists them), whose inputs are fixed, and memory
+# measurements, which count allocations the input values do not change.
+function(_course_add_seed_sweep target public_target test_name)
   add_test(NAME "${test_name}"
            COMMAND "${CMAKE_COMMAND}" "-DBINARY=$<TARGET_FILE:${target}>" "-DSEEDS=${ROOFLAB_SEED_SWEEP}"
-                   "-DFILTER=-*Memory*" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_for_seeds.cmake")
+                   "-DFILTER=-*Memory*" "-DEXCLUDE_TESTS_OF=$<TARGET_FILE:${public_target}>" -P
+                   "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_for_seeds.cmake")
   set_tests_properties("${test_name}" PROPERTIES TIMEOUT 300 ENVIRONMENT OMP_WAIT_POLICY=passive)
 endfunction()

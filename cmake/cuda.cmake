@@ -18,3 +18,31 @@ if(ROOFLAB_ENABLE_CUDA)
   endif()
 endif()
 message(STATUS "rooflab: CUDA backend ${ROOFLAB_WITH_CUDA}")
+
+# Where the course's CUDA kernels (course_add_assignment's CUDA_FILES) run:
+# "gpu" where CUDA is compiled in and this machine has a GPU, else "cpu", the
+# CPU runtime (rooflab/cuda_cpu.hpp), which needs no toolkit. Set
+# ROOFLAB_CUDA_KERNELS=cpu to force the CPU runtime on a GPU machine.
+set(ROOFLAB_CUDA_KERNELS "auto" CACHE STRING "where CUDA kernels run: auto, gpu or cpu")
+set_property(CACHE ROOFLAB_CUDA_KERNELS PROPERTY STRINGS auto gpu cpu)
+if(NOT ROOFLAB_CUDA_KERNELS MATCHES "^(auto|gpu|cpu)$")
+  message(FATAL_ERROR "ROOFLAB_CUDA_KERNELS is '${ROOFLAB_CUDA_KERNELS}': use auto, gpu or cpu")
+endif()
+set(ROOFLAB_KERNELS_ON "cpu")
+if(ROOFLAB_WITH_CUDA AND NOT ROOFLAB_CUDA_KERNELS STREQUAL "cpu")
+  if(ROOFLAB_CUDA_KERNELS STREQUAL "gpu")
+    set(ROOFLAB_KERNELS_ON "gpu")
+  else()
+    find_program(ROOFLAB_NVIDIA_SMI nvidia-smi)
+    if(ROOFLAB_NVIDIA_SMI)
+      execute_process(COMMAND "${ROOFLAB_NVIDIA_SMI}" -L RESULT_VARIABLE smi_failed OUTPUT_VARIABLE gpus
+                      ERROR_QUIET TIMEOUT 20)
+      if(NOT smi_failed AND gpus MATCHES "GPU [0-9]")
+        set(ROOFLAB_KERNELS_ON "gpu")
+      endif()
+    endif()
+  endif()
+elseif(ROOFLAB_CUDA_KERNELS STREQUAL "gpu")
+  message(FATAL_ERROR "ROOFLAB_CUDA_KERNELS=gpu needs CUDA compiled in (nvcc and ROOFLAB_ENABLE_CUDA=ON)")
+endif()
+message(STATUS "rooflab: CUDA kernels run on the ${ROOFLAB_KERNELS_ON}")

@@ -15,8 +15,10 @@ function(rooflab_cuda_on_cpu out_var)
   set(generated "")
   foreach(source IN LISTS ARGN)
     get_filename_component(absolute "${source}" ABSOLUTE)
-    get_filename_component(stem "${source}" NAME_WE)
-    set(output "${CMAKE_CURRENT_BINARY_DIR}/cuda_on_cpu/${stem}_cpu.cpp")
+    # cuda_on_cpu/src/x.cu.cpp for src/x.cu: the grader's symbol checks name
+    # the .cu file by this path (autograder/src/build/checks.cpp).
+    file(RELATIVE_PATH relative "${CMAKE_CURRENT_SOURCE_DIR}" "${absolute}")
+    set(output "${CMAKE_CURRENT_BINARY_DIR}/cuda_on_cpu/${relative}.cpp")
     add_custom_command(
       OUTPUT "${output}"
       COMMAND "${CMAKE_COMMAND}" "-DINPUT=${absolute}" "-DOUTPUT=${output}" -P

@@ -3,6 +3,8 @@
 find_package(GTest REQUIRED)
 include(GoogleTest)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
+# The fibers that run a CUDA block's threads on the CPU (common/src/cuda_cpu/).
+find_package(Boost 1.71 REQUIRED COMPONENTS context)
 
 # Thrust: from the CUDA toolkit's CCCL when present, else Debian's libthrust-dev.
 # The OpenMP device system lets Thrust code run on the CPU with no CUDA toolkit.
@@ -13,6 +15,8 @@ if(ROOFLAB_WITH_CUDA)
   # No NVTX ranges: their header-only loader dlopen()s a profiler's library at
   # run time, which graded code may not do (the grader's symbol check).
   target_compile_definitions(rooflab_thrust_cuda INTERFACE CCCL_DISABLE_NVTX NVTX_DISABLE)
+  # CUDA::cudart for the assignments whose kernels run on a GPU.
+  find_package(CUDAToolkit REQUIRED)
 endif()
 
 if(ROOFLAB_BUILD_TOOLS)

@@ -1,4 +1,5 @@
-# cmake -DBINARY=<test binary> -DSEEDS=<count> -DFILTER=<gtest filter> -P run_for_seeds.cmake
+# cmake -DBINARY=<test binary> -DSEEDS=<count> -DFILTER=<gtest filter>
+#       [-DEXCLUDE_TESTS_OF=<test binary>] -P run_for_seeds.cmake
 #
 # Runs a hidden-test binary once for each ROOFLAB_SEED in 1..SEEDS. The grader
 # draws a fresh seed for every grading, so a hidden test that fails correct code
@@ -11,6 +12,32 @@ foreach(required IN ITEMS BINARY SEEDS FILTER)
     message(FATAL_ERROR "run_for_seeds.cmake: -D${required}=... is required")
   endif()
 endforeach()
+
+# EXCLUDE_TESTS_OF's tests (the public ones, whose inputs no seed changes) run
+# once elsewhere: leave them out of every seed's run.
+if(DEFINED EXCLUDE_TESTS_OF)
+  execute_process(COMMAND "${EXCLUDE_TESTS_OF}" --gtest_list_tests OUTPUT_VARIABLE listing RESULT_VARIABLE listed)
+  if(NOT listed EQUAL 0)
+    message(FATAL_ERROR "run_for_seeds.cmake: ${EXCLUDE_TESTS_OF} --gtest_list_tests failed")
+  endif()
+  string(REPLACE "\n" ";" lines "${listing}")
+  set(excluded "")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^([^ #][^ ]*\\.)")  # "Suite." (a parameterised suite's may be followed by a comment)
+      set(suite "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^  ([^ ]+)")  # "  Test" under it
+      list(APPEND excluded "${suite}${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  list(JOIN excluded ":" excluded)
+  if(excluded)
+    if(FILTER MATCHES "^-")
+      set(FILTER "${FILTER}:${excluded}")
+    else()
+      set(FILTER "${FILTER}-${excluded}")
+    endif()
+  endif()
+endif()
 
 set(failing_seeds "")
 set(first_failure "")

@@ -44,6 +44,22 @@ TEST(Checks, ForbiddenSymbolsAreNamedWithTheirSource) {
   EXPECT_NE(problems[3].find("src/roofline.cpp calls _ZN7testing"), std::string::npos) << problems[3];
 }
 
+TEST(Checks, KernelsMayNotTurnOffTheCpuRuntimesRaceCheck) {
+  // A CUDA file's CPU twin is named by its .cu file.
+  const std::string nm =
+      "/b/CMakeFiles/a05_student.dir/cuda_on_cpu/src/flash_attention.cu.cpp.o:                 U "
+      "_ZN7rooflab8cuda_cpu14set_race_checkEb\n"
+      "/b/CMakeFiles/a05_student.dir/cuda_on_cpu/src/flash_attention.cu.cpp.o:                 U "
+      "_ZN7rooflab8cuda_cpu9set_orderENS0_5OrderEm\n"
+      "/b/CMakeFiles/a05_student.dir/cuda_on_cpu/src/flash_attention.cu.cpp.o:                 U "
+      "_ZN7rooflab8cuda_cpu10run_kernelEPKcNS0_4dim3ES3_mRKSt8functionIFvvEE\n";
+  const auto problems = check_symbols(nm);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("src/flash_attention.cu calls _ZN7rooflab8cuda_cpu14set_race_check"), std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[1].find("set_order"), std::string::npos) << problems[1];
+}
+
 TEST(Checks, RelocationsBelongToTheFunctionAboveThem) {
   const std::string objdump =
       "k.o:     file format elf64-x86-64\n\n"

@@ -10,6 +10,8 @@
 
 #include "grading_harness.hpp"
 #include "os/process.hpp"
+#include "rooflab/backend.hpp"
+#include "score/rubric.hpp"
 #include "text/text.hpp"
 
 namespace rooflab {
@@ -67,6 +69,18 @@ bool unscored(const nlohmann::json& test) {
   return true;
 }
 
+// The points of rubric groups that only a GPU can earn (named "… (GPU only)"),
+// or 0 on a machine with one.
+double gpu_only_points() {
+  if (gpu_count() > 0) return 0;
+  double points = 0;
+  for (const auto& entry : fs::directory_iterator(kSource / "solutions"))
+    if (fs::exists(entry.path() / "grading" / "rubric.toml"))
+      for (const RubricGroup& group : Rubric::load(entry.path() / "grading" / "rubric.toml").groups)
+        if (text::ends_with(group.name, "(GPU only)")) points += group.points;
+  return points;
+}
+
 TEST(GradeExamples, SolutionsEarnFullMarks) {
   const Graded graded = grade(kSource / "solutions", kScratch / "solutions");
   SCOPED_TRACE(seed_line(graded));
@@ -78,10 +92,12 @@ TEST(GradeExamples, SolutionsEarnFullMarks) {
     max_score += test["max_score"].get<double>();
   }
   EXPECT_NEAR(graded.results["score"].get<double>(), max_score, 1e-9) << graded.process.output;
-  // Every rubric is out of 100; where the machine has no memory cgroup, the
-  // kernel-counted groups are skipped (0 of 0) and the maximum is lower.
+  // Every rubric is out of 100, less its GPU-only groups on a machine without
+  // a GPU; where the machine has no memory cgroup, the kernel-counted groups
+  // are skipped (0 of 0) too and the maximum is lower still.
   if (graded.results["output"].get<std::string>().find("no memory cgroup") == std::string::npos) {
-    EXPECT_NEAR(max_score, 100.0 * count_assignments(graded.results), 1e-9) << "every rubric is out of 100";
+    EXPECT_NEAR(max_score, 100.0 * count_assignments(graded.results) - gpu_only_points(), 1e-9)
+        << "every rubric is out of 100";
   } else {
     EXPECT_LT(max_score, 100.0 * count_assignments(graded.results));
   }

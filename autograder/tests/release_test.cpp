@@ -35,6 +35,18 @@ TEST(Release, KernelBodyOnlyMarksParametersUsed) {
   EXPECT_FALSE(contains(out, "todo"));
 }
 
+TEST(Release, DeviceFunctionBodyReturnsAValueInsteadOfThrowing) {
+  // Device code cannot throw: the stub compiles and returns a default value.
+  const std::string source =
+      "__device__ float warp_max(float x) {\n  // BEGIN SOLUTION\n  return x;\n  // END SOLUTION\n}\n"
+      "__device__ void store(float* p) {\n  // BEGIN SOLUTION\n  *p = 0;\n  // END SOLUTION\n}\n"
+      "__host__ __device__ int both(int x) {\n  // BEGIN SOLUTION\n  return x;\n  // END SOLUTION\n}\n";
+  const std::string out = strip_solutions(source, "a05", "k.cu");
+  EXPECT_TRUE(contains(out, "(void)x;\n  return {};\n}\n__device__ void")) << out;
+  EXPECT_TRUE(contains(out, "(void)p;\n}\n")) << out;
+  EXPECT_TRUE(contains(out, "rooflab::todo(\"a05::both\", x);")) << out;
+}
+
 TEST(Release, BracesInCommentsAndStringsDoNotConfuseTheScope) {
   const std::string source =
       "// a comment with { a brace\nconst char* s = \"}{\";\nint g(int x) /* { */ {\n"

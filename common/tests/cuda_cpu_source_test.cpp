@@ -57,7 +57,25 @@ TEST(CudaHelpers, ADeviceBufferRoundTripsAndIsFreed) {
     EXPECT_EQ(buffer.to_host(), values);
     freed = buffer.get();
   }
+  EXPECT_EQ(rooflab::cuda::device_buffer_bytes(), 0u);
   // The runtime refuses to free a pointer twice: the buffer already was.
   EXPECT_EQ(cudaFree(freed), cudaErrorInvalidValue);
   cudaGetLastError();
+}
+
+TEST(CudaHelpers, DeviceBuffersCountTheirBytesAndPeak) {
+  rooflab::cuda::reset_device_buffer_peak();
+  const std::size_t before = rooflab::cuda::device_buffer_bytes();
+  {
+    const rooflab::cuda::DeviceBuffer<float> a(100);
+    {
+      const rooflab::cuda::DeviceBuffer<double> b(10);
+      EXPECT_EQ(rooflab::cuda::device_buffer_bytes(), before + 480);
+    }
+    EXPECT_EQ(rooflab::cuda::device_buffer_bytes(), before + 400);
+  }
+  EXPECT_EQ(rooflab::cuda::device_buffer_bytes(), before);
+  EXPECT_EQ(rooflab::cuda::device_buffer_peak(), before + 480);
+  rooflab::cuda::reset_device_buffer_peak();
+  EXPECT_EQ(rooflab::cuda::device_buffer_peak(), before);
 }

@@ -217,6 +217,28 @@ TEST(CudaCpu, RunningThreadsInSeveralOrdersFindsAMissingBarrier) {
   cudaFree(out);
 }
 
+TEST(CudaCpu, EveryLaunchChecksItselfForRacesUnlessTurnedOff) {
+  std::vector<int> values(64);
+  std::iota(values.begin(), values.end(), 100);
+  int* in = device_copy(values);
+  int* out = device_copy(std::vector<int>(64, 0));
+  ASSERT_TRUE(rooflab::cuda_cpu::race_check());  // the default
+  try {
+    launch("neighbour", neighbour<false>, dim3(1), dim3(64), 0, in, out);
+    ADD_FAILURE() << "a launch with a missing barrier passed the race check";
+  } catch (const KernelError& error) {
+    EXPECT_NE(std::string(error.what()).find("kernel neighbour: threads run in"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
+  launch("neighbour", neighbour<true>, dim3(1), dim3(64), 0, in, out);
+  EXPECT_EQ(host_copy(out, 64)[63], 100);
+  rooflab::cuda_cpu::set_race_check(false);
+  EXPECT_NO_THROW(launch("neighbour", neighbour<false>, dim3(1), dim3(64), 0, in, out));
+  rooflab::cuda_cpu::set_race_check(true);
+  cudaFree(in);
+  cudaFree(out);
+}
+
 __global__ void throws_midway(int*) {
   if (threadIdx.x == 3) throw std::runtime_error("thread 3 gave up");
   __syncthreads();

@@ -1,6 +1,9 @@
-// `rooflab bench attention`: the reference attention labs beside OpenBLAS
-// sgemm and PyTorch, measured in one run (attention_bench.cpp).
+// `rooflab bench attention [--gpu]`: the reference attention labs beside
+// OpenBLAS sgemm and PyTorch, measured in one run (attention_bench.cpp), and
+// on a GPU a05's kernels beside PyTorch's (gpu_attention_driver.cpp).
 #pragma once
+
+#include <string>
 
 namespace rooflab::bench {
 
@@ -13,5 +16,20 @@ struct AttentionBenchOptions {
 
 // Prints the Markdown tables on stdout and progress on stderr; returns the exit code.
 int run_attention_bench(const AttentionBenchOptions& options);
+
+// `--gpu`: a05's reference kernels beside PyTorch's GPU attention, in TFLOP/s,
+// for d = 64 and 128, causal and not (gpu_attention_driver.cpp). Returns 2
+// without a GPU or without CUDA in this build.
+struct GpuAttentionBenchOptions {
+  long long min_n = 512, max_n = 16384;  // N doubles from min_n to max_n
+  int batch = 1, heads = 16;
+  int runs = 50;                   // timed runs per point; the median is kept
+  std::string python = "python3";  // one that imports torch
+};
+int run_gpu_attention_bench(const GpuAttentionBenchOptions& options);
+
+// `rooflab bench cuda-cpu`: the CPU runtime's cost per thread switch and per
+// block (cuda_cpu_bench.cpp).
+int run_cuda_cpu_bench();
 
 }  // namespace rooflab::bench

@@ -72,17 +72,41 @@ void add_bench(CLI::App& app, int& exit_code) {
   auto attention = std::make_shared<bench::AttentionBenchOptions>();
   CLI::App* attention_cmd = command->add_subcommand(
       "attention", "standard, linear and flash attention (reference) beside OpenBLAS sgemm and PyTorch, one run");
-  attention_cmd->add_option("--min-n", attention->min_n, "smallest sequence length")->check(CLI::PositiveNumber);
-  attention_cmd->add_option("--max-n", attention->max_n, "largest sequence length (doubling from --min-n)")
-      ->check(CLI::PositiveNumber);
+  CLI::Option* min_n =
+      attention_cmd->add_option("--min-n", attention->min_n, "smallest sequence length")->check(CLI::PositiveNumber);
+  CLI::Option* max_n =
+      attention_cmd->add_option("--max-n", attention->max_n, "largest sequence length (doubling from --min-n)")
+          ->check(CLI::PositiveNumber);
   attention_cmd->add_option("--head-dim", attention->head_dim, "head dimension d")->check(CLI::PositiveNumber);
   attention_cmd->add_option("--threads", attention->threads, "threads for every implementation")
       ->check(CLI::PositiveNumber);
   attention_cmd->add_option("--repeats", attention->repeats, "timed runs per point (the best is kept)")
       ->check(CLI::PositiveNumber);
-  attention_cmd->callback([attention, &exit_code] {
+  auto gpu = std::make_shared<bench::GpuAttentionBenchOptions>();
+  auto on_gpu = std::make_shared<bool>(false);
+  attention_cmd->add_flag("--gpu", *on_gpu,
+                          "a05's CUDA kernels on this machine's GPU beside PyTorch's flash and cuDNN attention, "
+                          "TFLOP/s for N = 512…16384 (--min-n/--max-n), d = 64 and 128, causal and not");
+  attention_cmd->add_option("--runs", gpu->runs, "--gpu: timed runs per point (the median is kept)")
+      ->check(CLI::PositiveNumber);
+  attention_cmd->add_option("--python", gpu->python, "--gpu: a python3 that imports torch");
+  attention_cmd->callback([attention, gpu, on_gpu, min_n, max_n, &exit_code] {
     std::cout << machine_line() << std::endl;
-    exit_code = bench::run_attention_bench(*attention);
+    if (*on_gpu) {
+      // The GPU sweep has its own defaults; --min-n and --max-n replace them when given.
+      if (min_n->count() > 0) gpu->min_n = attention->min_n;
+      if (max_n->count() > 0) gpu->max_n = attention->max_n;
+      exit_code = bench::run_gpu_attention_bench(*gpu);
+    } else {
+      exit_code = bench::run_attention_bench(*attention);
+    }
+  });
+
+  CLI::App* cuda_cpu_cmd =
+      command->add_subcommand("cuda-cpu", "the CPU runtime for CUDA kernels: cost per thread switch and per block");
+  cuda_cpu_cmd->callback([&exit_code] {
+    std::cout << machine_line() << std::endl;
+    exit_code = bench::run_cuda_cpu_bench();
   });
 
   auto grade = std::make_shared<GradeBench>();

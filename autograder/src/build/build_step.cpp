@@ -48,7 +48,9 @@ void configure_staged_course(const Grading& grading, const StagedSubmission& sta
                       "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
                       "-DROOFLAB_GRADING_KIT_DIR=" + (staged.root / "kit").string(),
                       "-DThrust_DIR=" + grading.manifest.thrust_dir.string(), "-DROOFLAB_BUILD_TOOLS=OFF",
-                      std::string("-DROOFLAB_ENABLE_CUDA=") + (grading.gpu ? "ON" : "OFF")},
+                      std::string("-DROOFLAB_ENABLE_CUDA=") + (grading.gpu ? "ON" : "OFF"),
+                      // CUDA_FILES run where the tests can: the report says which.
+                      std::string("-DROOFLAB_CUDA_KERNELS=") + (grading.gpu ? "gpu" : "cpu")},
                      "configure", kConfigureTimeout_s);
   if (!configure.succeeded())
     throw std::runtime_error("the staged course does not configure (a course problem, not the student's); see " +

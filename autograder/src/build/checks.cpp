@@ -59,13 +59,19 @@ constexpr Rule kForbiddenCalls[] = {
     {"ptrace", "inspects other processes"},
     {"_ZN7testing", "GoogleTest's internals belong to the tests"},
     {"_ZN7rooflab3rpc", "the grader's RPC internals are not the student's"},
+    {"_ZN7rooflab8cuda_cpu14set_race_check", "turns off the CPU runtime's race check"},
+    {"_ZN7rooflab8cuda_cpu9set_order", "chooses the order the CPU runtime runs threads in"},
+    {"_ZN7rooflab8cuda_cpu14compare_orders", "drives the CPU runtime's race check"},
 };
 
-// "…/a01_roofline_student.dir/src/memory.cpp.o" -> "src/memory.cpp"
+// "…/a01_roofline_student.dir/src/memory.cpp.o" -> "src/memory.cpp", and a
+// CUDA file's CPU twin "…/a05_…_student.dir/cuda_on_cpu/src/k.cu.cpp.o" -> "src/k.cu".
 std::string source_of(std::string object) {
   const std::size_t dir = object.find(".dir/");
   if (dir != std::string::npos) object = object.substr(dir + 5);
   if (text::ends_with(object, ".o")) object.resize(object.size() - 2);
+  if (text::starts_with(object, "cuda_on_cpu/") && text::ends_with(object, ".cu.cpp"))
+    object = object.substr(12, object.size() - 12 - 4);
   return object;
 }
 

@@ -67,6 +67,11 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
   for (const auto& why : staged.rejected.count(info.name) ? staged.rejected.at(info.name) : std::vector<std::string>{})
     assignment.notes.push_back("refused: " + why + " (graded as the template's stub)");
 
+  if (!info.cuda_files.empty())
+    assignment.notes.push_back(
+        grading.gpu ? "CUDA kernels ran on this machine's GPU."
+                    : "CUDA kernels ran in the CPU runtime (no GPU here): a launch that races or whose "
+                      "__syncthreads some threads never reach fails, naming the kernel; GPU-only tests: 0 of 0.");
   if (info.rubric.empty())
     throw std::runtime_error(info.name + " has no grading/rubric.toml in the reference course: nothing to grade it by");
   const Rubric rubric = Rubric::load(info.rubric);

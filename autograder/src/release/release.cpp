@@ -3,6 +3,7 @@
 #include <cctype>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <sstream>
 
 #include "text/text.hpp"
@@ -146,6 +147,11 @@ std::optional<Function> parse_function_header(const std::string& raw_header) {
       if (std::string name = parameter_name(parameter); !name.empty()) function.parameters.push_back(name);
     }
     function.kernel = header.find("__global__") != std::string::npos;
+    function.device = header.find("__device__") != std::string::npos && header.find("__host__") == std::string::npos;
+    // "void name(" but not "void* name(": the words before the name.
+    const std::string before = header.substr(0, name_start);
+    static const std::regex void_type(R"((^|[^A-Za-z0-9_])void\s*$)");
+    function.returns_void = std::regex_search(before, void_type);
     return function;
   }
   return std::nullopt;
@@ -211,8 +217,9 @@ std::string strip_solutions(const std::string& source, const std::string& qualif
       const std::string indent = line.substr(0, line.find_first_not_of(" \t"));
       stub = indent + "// YOUR CODE HERE\n";
       if (const auto function = enclosing_function(source, line_offset)) {
-        if (function->kernel) {
+        if (function->kernel || function->device) {
           for (const auto& parameter : function->parameters) stub += indent + "(void)" + parameter + ";\n";
+          if (!function->returns_void) stub += indent + "return {};\n";
         } else {
           stub += indent + "rooflab::todo(\"" + qualifier + "::" + function->name + "\"";
           for (const auto& parameter : function->parameters) stub += ", " + parameter;

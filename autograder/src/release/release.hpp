@@ -5,7 +5,9 @@
 // and throws rooflab::NotImplemented naming the function:
 //     rooflab::todo("a01_roofline::model_memory_bytes", num_params, bytes_per_param);
 // A __global__ kernel's region becomes an empty body that only marks its
-// parameters used; its host launcher (an ordinary function) throws as above.
+// parameters used, and a __device__ function's the same plus `return {};`
+// (device code cannot throw); the host launcher (an ordinary function) that
+// calls them throws as above.
 // A region at namespace scope (helpers) is removed, leaving the comment.
 #pragma once
 
@@ -28,6 +30,8 @@ struct Function {
   std::string name;                     // as written, e.g. "model_memory_bytes" or "Foo::bar"
   std::vector<std::string> parameters;  // names, in order (unnamed ones omitted)
   bool kernel = false;                  // declared __global__
+  bool device = false;                  // declared __device__ (not __host__): cannot throw
+  bool returns_void = false;            // its return type is void
 };
 
 // The function whose body encloses byte offset `offset` of `source`, or nullopt

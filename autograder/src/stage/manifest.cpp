@@ -37,6 +37,7 @@ Manifest Manifest::load(const std::filesystem::path& path) {
       assignment.has_hidden_tests = get(entry, "has_hidden_tests").get<bool>();
       assignment.has_profile = get(entry, "has_profile").get<bool>();
       assignment.rubric = get(entry, "rubric").get<std::string>();
+      assignment.cuda_files = get(entry, "cuda_files").get<std::vector<std::string>>();
       manifest.assignments.push_back(std::move(assignment));
     }
   } catch (const nlohmann::json::type_error& error) {

@@ -15,8 +15,9 @@ struct AssignmentInfo {
   std::vector<std::string> student_files;  // relative to dir
   std::vector<std::string> public_tests;   // relative to dir
   bool has_hidden_tests = false;
-  bool has_profile = false;      // a PROFILE program for the report's scaling plots
-  std::filesystem::path rubric;  // <assignment>/grading/rubric.toml in the reference tree; empty if none
+  bool has_profile = false;             // a PROFILE program for the report's scaling plots
+  std::filesystem::path rubric;         // <assignment>/grading/rubric.toml in the reference tree; empty if none
+  std::vector<std::string> cuda_files;  // CUDA_FILES and GPU_CUDA_FILES, relative to dir
 };
 
 struct Manifest {

@@ -26,6 +26,19 @@ struct Mask {
   }
 };
 
+// Causal attention for N queries over M keys aligned at the bottom right, as
+// in decoding (the last query is the newest token): key j is hidden from query
+// i when j > i + (M − N). With N == M that is Mask{true}; with N > M the first
+// N − M rows see no key at all.
+inline Mask causal_bottom_right(std::int64_t n, std::int64_t m) {
+  Mask mask;
+  mask.keep.assign(static_cast<std::size_t>(n * m), 1);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < m; ++j)
+      if (j > i + (m - n)) mask.keep[static_cast<std::size_t>(i * m + j)] = 0;
+  return mask;
+}
+
 struct Attention {
   std::vector<double> output;  // (B, H, N, dv), row-major
   std::vector<double> lse;     // (B, H, N): log Σ_j exp(s_ij), −∞ for a row with no visible key

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include "rooflab/attention_reference.hpp"
@@ -15,6 +17,24 @@
 #include "rooflab/testing.hpp"
 
 namespace rooflab::testing {
+
+// x rounded to the nearest fp16 value, ties to even (as a GPU's __float2half):
+// 11 significant bits, spaced 2^-24 apart below fp16's smallest normal 2^-14.
+// For |x| within fp16's range (below 65504).
+inline float round_to_fp16(float x) {
+  if (x == 0.0f || !std::isfinite(x)) return x;
+  int exponent = 0;
+  std::frexp(x, &exponent);  // x = f · 2^exponent with 0.5 <= |f| < 1
+  const int bits = 11 - std::max(exponent, -13);
+  return static_cast<float>(std::ldexp(std::nearbyint(std::ldexp(double{x}, bits)), -bits));
+}
+
+// The tensor whose every value went through round_to_fp16: the inputs a
+// tensor-core kernel actually multiplies.
+inline Tensor4 rounded_to_fp16(Tensor4 tensor) {
+  for (float& x : tensor.data) x = round_to_fp16(x);
+  return tensor;
+}
 
 inline ::testing::AssertionResult MatchesAttentionReference(const Tensor4& output, const std::vector<float>* lse,
                                                             const Tensor4& q, const Tensor4& k, const Tensor4& v,

@@ -6,7 +6,8 @@
 // rooflab::cuda_cpu::launch(...) (a build step rewrites the chevrons). Each
 // block's threads are fibers on one OS thread, switched only at __syncthreads,
 // at warp-level calls (__shfl*_sync, __ballot_sync, __syncwarp) and at the
-// end of the kernel; blocks are spread over OS threads. Between two of those
+// end of the kernel; blocks are spread over OS threads, each block on a fresh
+// one, so that its shared memory (static and dynamic) starts zeroed. Between two of those
 // points a thread runs alone, so the order threads run in is a choice: the
 // runtime can run them forward, in reverse or shuffled (Order), and
 // compare_orders() flags kernels whose results depend on it, which is how
@@ -93,6 +94,13 @@ Order current_order();
 // run in between barriers (a shared-memory race). Buffers end as the forward
 // run left them.
 std::string compare_orders(const std::function<void()>& launches, std::uint64_t seed = 1);
+
+// Whether every launch checks itself for races (on by default; off where the
+// environment sets ROOFLAB_CUDA_CPU_RACE_CHECK=0): the launch runs as
+// compare_orders() would run it, and a difference between the orders is a
+// KernelError naming the kernel. Launches inside compare_orders run once.
+void set_race_check(bool on);
+bool race_check();
 
 // kernel<<<grid, block, shared_bytes>>>(args...), as the build step writes it.
 template <class... Params, class... Args>
@@ -235,6 +243,13 @@ inline float __logf(float x) { return std::log(x); }
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline float __fdividef(float x, float y) { return x / y; }
 // expf, logf, sqrtf, fmaxf, fminf, fabsf: the C library's, from <math.h>.
+// CUDA's integer min and max.
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a < b ? b : a; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a < b ? b : a; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a < b ? b : a; }
 
 // ---- the runtime API (runtime_api.cpp) ----
 

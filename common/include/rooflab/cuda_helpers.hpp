@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "rooflab/cuda_limits.hpp"
+#include "rooflab/device_buffer_bytes.hpp"
 
 namespace rooflab::cuda {
 
@@ -48,11 +49,15 @@ class DeviceBuffer {
  public:
   explicit DeviceBuffer(std::size_t count) : count_(count) {
     check(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()), "cudaMalloc", __FILE__, __LINE__);
+    detail::count_buffer(bytes());
   }
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
     check(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice), "cudaMemcpy", __FILE__, __LINE__);
   }
-  ~DeviceBuffer() { cudaFree(data_); }
+  ~DeviceBuffer() {
+    cudaFree(data_);
+    detail::buffer_bytes -= bytes();
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 

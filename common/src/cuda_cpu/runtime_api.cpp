@@ -1,5 +1,6 @@
 // The CUDA runtime API on the CPU: "device" memory is host memory, every call
 // is synchronous, and errors are kept for cudaGetLastError as on a GPU.
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -17,6 +18,7 @@ namespace {
 
 std::mutex state_lock;
 std::map<void*, std::size_t> buffers;
+
 cudaError_t last_error = cudaSuccess;
 std::string last_message;
 
@@ -47,7 +49,27 @@ std::string last_error_message() {
   return last_message;
 }
 
+namespace {
+// Set while compare_orders runs its launches: each of them then runs once.
+thread_local bool comparing_orders = false;
+
+bool race_check_from_environment() {
+  const char* setting = std::getenv("ROOFLAB_CUDA_CPU_RACE_CHECK");
+  return !(setting && std::string(setting) == "0");
+}
+std::atomic<bool> race_check_on{race_check_from_environment()};
+}  // namespace
+
+void set_race_check(bool on) { race_check_on = on; }
+
+bool race_check() { return race_check_on && !comparing_orders; }
+
 std::string compare_orders(const std::function<void()>& launches, std::uint64_t seed) {
+  struct Comparing {
+    bool outer = comparing_orders;
+    Comparing() { comparing_orders = true; }
+    ~Comparing() { comparing_orders = outer; }
+  } comparing;
   const auto live = detail::allocations();
   std::map<void*, std::vector<unsigned char>> before;
   for (const auto& [pointer, bytes] : live) {

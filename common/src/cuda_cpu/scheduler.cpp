@@ -1,7 +1,8 @@
-// Runs CUDA kernels on the CPU: a block's threads are fibers (ucontext) on one
-// OS thread, switched only where CUDA threads synchronise; blocks are spread
-// over OS threads. See rooflab/cuda_cpu.hpp for what is and is not modelled.
-#include <ucontext.h>
+// Runs CUDA kernels on the CPU: a block's threads are fibers (Boost.Context)
+// on one OS thread, switched only where CUDA threads synchronise; blocks are
+// spread over OS threads. See rooflab/cuda_cpu.hpp for what is and is not
+// modelled.
+#include <boost/context/fiber.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -21,15 +22,18 @@
 namespace rooflab::cuda_cpu {
 namespace {
 
-// Each CUDA thread's stack: kernels keep a few small arrays there. Allocated
-// once per OS thread and reused by every block it runs.
+// Each CUDA thread's stack: kernels keep a few small arrays there. Kept in a
+// pool and reused by every block.
 constexpr std::size_t kStackBytes = 64 * 1024;
 
 enum class State { runnable, at_barrier, at_warp_call, done };
 enum class WarpCall { sync, shuffle, ballot };
 
+namespace context = boost::context;
+
 struct Fiber {
-  ucontext_t context{};
+  context::fiber resume_point;  // where this thread goes on when the scheduler resumes it
+  context::fiber scheduler;     // where the scheduler goes on when this thread yields
   State state = State::runnable;
   ThreadState ids;
   unsigned linear = 0;  // x + y·X + z·X·Y, which decides the warp and lane
@@ -47,13 +51,38 @@ struct Block {
   const std::function<void()>* body = nullptr;
   std::vector<Fiber> fibers;
   std::vector<unsigned char> dynamic_shared;
-  ucontext_t scheduler{};
   Fiber* running = nullptr;
   std::exception_ptr thrown;  // what the kernel's code threw
 };
 
 thread_local Block* this_block = nullptr;
-thread_local std::vector<std::unique_ptr<char[]>> stacks;
+// Stacks for one block's fibers, taken from the pool and given back after it.
+class Stacks {
+ public:
+  explicit Stacks(unsigned count) {
+    const std::lock_guard lock(pool_lock);
+    while (stacks_.size() < count) {
+      if (pool.empty()) {
+        stacks_.emplace_back(new char[kStackBytes]);  // not zeroed: fibers write before they read
+      } else {
+        stacks_.push_back(std::move(pool.back()));
+        pool.pop_back();
+      }
+    }
+  }
+  ~Stacks() {
+    const std::lock_guard lock(pool_lock);
+    for (auto& stack : stacks_) pool.push_back(std::move(stack));
+  }
+  Stacks(const Stacks&) = delete;
+  Stacks& operator=(const Stacks&) = delete;
+  char* operator[](std::size_t i) const { return stacks_[i].get(); }
+
+ private:
+  std::vector<std::unique_ptr<char[]>> stacks_;
+  static inline std::mutex pool_lock;
+  static inline std::vector<std::unique_ptr<char[]>> pool;
+};
 
 std::atomic<Order> launch_order{Order::forward};
 std::atomic<std::uint64_t> order_seed{1};
@@ -74,24 +103,38 @@ std::string describe(const dim3& index) {
   return text;
 }
 
-void fiber_main() {
-  Block& block = *this_block;
-  Fiber& self = *block.running;
+// One pooled stack handed to Boost.Context, which keeps its own record at the
+// top; the pool owns the memory.
+struct PooledStack {
+  char* memory;
+  context::stack_context allocate() {
+    context::stack_context stack;
+    stack.size = kStackBytes;
+    stack.sp = memory + kStackBytes;  // stacks grow down
+    return stack;
+  }
+  void deallocate(context::stack_context&) noexcept {}
+};
+
+// The body of the fiber that is thread `self` of `block`.
+context::fiber thread_main(Block& block, Fiber& self, context::fiber&& scheduler) {
+  self.scheduler = std::move(scheduler);
   try {
     (*block.body)();
+  } catch (const context::detail::forced_unwind&) {
+    throw;  // the block was abandoned while this thread waited: Boost.Context unwinds its stack
   } catch (...) {
     if (!block.thrown) block.thrown = std::current_exception();
   }
   self.state = State::done;
-  swapcontext(&self.context, &block.scheduler);  // never resumed
+  return std::move(self.scheduler);
 }
 
 // Back to the scheduler until it makes this thread runnable again.
 void yield(State waiting) {
-  Block& block = *this_block;
-  Fiber& self = *block.running;
+  Fiber& self = *this_block->running;
   self.state = waiting;
-  swapcontext(&self.context, &block.scheduler);
+  self.scheduler = std::move(self.scheduler).resume();
 }
 
 Fiber& current_fiber() {
@@ -185,18 +228,22 @@ std::vector<std::size_t> run_order(std::size_t count, Order order, std::mt19937_
 
 void run_block(Block& block, dim3 grid, dim3 block_dim, dim3 block_idx, Order order, std::uint64_t seed) {
   const unsigned threads = block_dim.count();
-  while (stacks.size() < threads) stacks.push_back(std::make_unique<char[]>(kStackBytes));
-  block.fibers.assign(threads, Fiber{});
+  const Stacks stacks(threads);
+  // Threads still waiting when the block fails are unwound here, while their
+  // stacks are still this block's.
+  struct Unwind {
+    Block& block;
+    ~Unwind() { block.fibers.clear(); }
+  } unwind{block};
+  block.fibers = std::vector<Fiber>(threads);
   for (unsigned t = 0; t < threads; ++t) {
     Fiber& fiber = block.fibers[t];
     fiber.linear = t;
     fiber.ids = {dim3(t % block_dim.x, t / block_dim.x % block_dim.y, t / (block_dim.x * block_dim.y)), block_idx,
                  block_dim, grid};
-    getcontext(&fiber.context);
-    fiber.context.uc_stack.ss_sp = stacks[t].get();
-    fiber.context.uc_stack.ss_size = kStackBytes;
-    fiber.context.uc_link = nullptr;
-    makecontext(&fiber.context, fiber_main, 0);
+    fiber.resume_point = context::fiber(
+        std::allocator_arg, PooledStack{stacks[t]},
+        [&block, &fiber](context::fiber&& scheduler) { return thread_main(block, fiber, std::move(scheduler)); });
   }
   std::mt19937_64 engine(seed ^ (std::uint64_t{block_idx.x} << 40) ^ (std::uint64_t{block_idx.y} << 20) ^ block_idx.z);
   this_block = &block;
@@ -205,7 +252,7 @@ void run_block(Block& block, dim3 grid, dim3 block_dim, dim3 block_idx, Order or
       Fiber& fiber = block.fibers[t];
       if (fiber.state != State::runnable) continue;
       block.running = &fiber;
-      swapcontext(&block.scheduler, &fiber.context);
+      fiber.resume_point = std::move(fiber.resume_point).resume();
       block.running = nullptr;
       if (block.thrown) std::rethrow_exception(block.thrown);
     }
@@ -299,6 +346,15 @@ void run_kernel(const char* kernel_name, dim3 grid, dim3 block_dim, std::size_t 
     refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory per block (at most " +
            std::to_string(kSharedMemoryPerBlock) + " without cudaFuncSetAttribute)");
 
+  if (race_check()) {
+    // Once per order, from the same device memory; a difference is a race.
+    const std::string difference =
+        compare_orders([&] { run_kernel(kernel_name, grid, block_dim, shared_bytes, body); }, order_seed);
+    if (difference.empty()) return;
+    detail::record_error(cudaErrorLaunchFailure, std::string("kernel ") + kernel_name + ": " + difference);
+    throw KernelError(std::string("kernel ") + kernel_name + ": " + difference);
+  }
+
   const Order order = launch_order;
   const std::uint64_t seed = order_seed;
   const unsigned blocks = grid.count();
@@ -313,17 +369,30 @@ void run_kernel(const char* kernel_name, dim3 grid, dim3 block_dim, std::size_t 
           const std::lock_guard lock(failed);
           if (first_failure) return;
         }
-        Block block;
-        block.kernel = kernel_name;
-        block.body = &body;
-        block.dynamic_shared.assign(shared_bytes, 0);
-        run_block(block, grid, block_dim, dim3(b % grid.x, b / grid.x % grid.y, b / (grid.x * grid.y)), order, seed);
+        // Each block on an OS thread of its own: a kernel's static __shared__
+        // arrays (thread_local) then start zeroed in every block, as its
+        // dynamic shared memory does, and never hold what an earlier block or
+        // launch left there, which could hide a race from compare_orders.
+        std::exception_ptr thrown;
+        std::thread([&] {
+          try {
+            Block block;
+            block.kernel = kernel_name;
+            block.body = &body;
+            block.dynamic_shared.assign(shared_bytes, 0);
+            run_block(block, grid, block_dim, dim3(b % grid.x, b / grid.x % grid.y, b / (grid.x * grid.y)), order,
+                      seed);
+          } catch (...) {
+            thrown = std::current_exception();
+          }
+          this_block = nullptr;
+        }).join();
+        if (thrown) std::rethrow_exception(thrown);
       }
     } catch (...) {
       const std::lock_guard lock(failed);
       if (!first_failure) first_failure = std::current_exception();
     }
-    this_block = nullptr;
   };
   std::vector<std::thread> threads;
   for (unsigned w = 1; w < workers; ++w) threads.emplace_back(worker);

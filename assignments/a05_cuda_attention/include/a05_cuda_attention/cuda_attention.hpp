@@ -1,0 +1,78 @@
+// Attention as CUDA kernels: standard attention in three kernels, flash
+// attention in one, and flash attention on tensor cores.
+//
+// Each function is a host launcher: it checks its inputs, copies them to the
+// device, launches the kernels and copies the results back. The kernels stay
+// inside the .cu files. Where a GPU is present they run on it; elsewhere the
+// build runs the same .cu files in the course's CPU runtime
+// (rooflab/cuda_cpu.hpp), which checks every launch for races.
+//
+// C++17 on purpose: the .cu files include this header and nvcc compiles them.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rooflab/tensor.hpp"
+
+namespace a05_cuda_attention {
+
+using rooflab::Tensor4;
+
+struct AttentionResult {
+  Tensor4 output;          // (B, H, N, d_v)
+  std::vector<float> lse;  // (B, H, N): log Σ_j exp(s_ij), −∞ for a row that sees no key
+};
+
+// The longest head dimension the flash kernels accept: each thread keeps a
+// row's d_v accumulators in registers.
+inline constexpr std::int64_t kMaxHeadDim = 128;
+
+// softmax(Q Kᵀ/√d + mask) V for Q (B, H, N, d), K (B, H, M, d), V (B, H, M, d_v).
+// causal hides key j from query i when j > i + (M − N): aligned at the bottom
+// right, as in decoding, so with N == M it is the usual j > i, and with N > M
+// the first N − M rows see no key. A row that sees no key has output 0 and
+// lse −∞ (no NaN).
+//
+// Validation (std::invalid_argument; the message starts with the name):
+//   q, k, v   every dimension positive, data matching the shape; k and v with
+//             q's batch and heads; k with q's d; v with k's M
+//             (rooflab::require_attention_inputs)
+//   q         head dimension d at most kMaxHeadDim (flash kernels only), and
+//             64 or 128 with d_v == d (tensor cores only)
+//
+// Standard attention, three kernels: S = Q Kᵀ/√d (tiled through shared
+// memory, masked), a row softmax (one warp per row, warp-shuffle max and sum,
+// lse alongside), O = P V (tiled). Holds the B·H·N·M scores in device memory.
+AttentionResult standard_attention_cuda(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
+
+// Flash attention's forward pass, one kernel: one thread block per
+// (row tile, b·h), the Q tile and streamed K/V tiles in shared memory, an
+// online softmax with each row's running max m and sum l in registers, causal
+// tiles past the diagonal skipped. Any N and M; never holds the scores.
+AttentionResult flash_attention_cuda(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
+
+// Flash attention on tensor cores (WMMA): inputs rounded to fp16, products
+// accumulated in fp32, output fp32. Needs a GPU (the CPU runtime does not
+// model tensor cores): without one, this throws std::runtime_error and its
+// tests skip.
+AttentionResult flash_attention_tensor_core(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
+
+// The checks every launcher makes first (see Validation above).
+inline void require_valid(const Tensor4& q, const Tensor4& k, const Tensor4& v) {
+  rooflab::require_attention_inputs(q, k, v);
+}
+inline void require_flash_head_dim(const Tensor4& q, const Tensor4& v) {
+  if (q.cols() > kMaxHeadDim || v.cols() > kMaxHeadDim)
+    throw std::invalid_argument("q: the flash kernels take head dimensions up to " + std::to_string(kMaxHeadDim) +
+                                " (d = " + std::to_string(q.cols()) + ", d_v = " + std::to_string(v.cols()) + ")");
+}
+inline void require_tensor_core_head_dim(const Tensor4& q, const Tensor4& v) {
+  if ((q.cols() != 64 && q.cols() != 128) || v.cols() != q.cols())
+    throw std::invalid_argument("q: the tensor-core kernel takes d = d_v = 64 or 128 (d = " + std::to_string(q.cols()) +
+                                ", d_v = " + std::to_string(v.cols()) + ")");
+}
+
+}  // namespace a05_cuda_attention

@@ -1,0 +1,172 @@
+// Public tests: each CUDA attention against the fp64 reference
+// (rooflab/attention_reference.hpp), one suite run for every kernel.
+//
+// Without a GPU the kernels run in the CPU runtime, which checks every launch:
+// a race (results that change with the order threads run in), a
+// __syncthreads some threads never reach, or a shuffle naming an exited lane
+// fails the test with a message naming the kernel. The tensor-core kernel
+// needs a GPU: without one its tests skip.
+#include <cmath>
+#include <ostream>
+#include <string>
+
+#include "a05_cuda_attention/a05_cuda_attention.hpp"
+#include "rooflab/attention_reference.hpp"
+#include "rooflab/attention_testing.hpp"
+#include "rooflab/backend.hpp"
+#include "rooflab/testing.hpp"
+
+namespace a05_cuda_attention {
+namespace {
+
+using rooflab::testing::kFp16;
+using rooflab::testing::kFp32;
+using rooflab::testing::Tolerance;
+
+enum class Kernel { standard, flash, tensor_core };
+
+std::string name_of(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::standard:
+      return "standard";
+    case Kernel::flash:
+      return "flash";
+    case Kernel::tensor_core:
+      return "tensor_core";
+  }
+  return "unknown";
+}
+
+// Lets GoogleTest print a kernel parameter by name.
+void PrintTo(Kernel kernel, std::ostream* out) { *out << name_of(kernel); }
+
+struct Inputs {
+  Tensor4 q, k, v;
+};
+
+class CudaAttention : public ::testing::TestWithParam<Kernel> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == Kernel::tensor_core && rooflab::gpu_count() == 0)
+      GTEST_SKIP() << "tensor_core skipped: it needs a GPU (the CPU runtime does not model tensor cores)";
+  }
+  bool tensor_cores() const { return GetParam() == Kernel::tensor_core; }
+  // The head dimension a test asks for, or 64 where the kernel takes only 64 and 128.
+  std::int64_t head_dim(std::int64_t wanted) const { return tensor_cores() ? 64 : wanted; }
+
+  Inputs inputs(std::int64_t n, std::int64_t m, std::int64_t d, std::uint64_t seed) const {
+    const std::int64_t dim = head_dim(d);
+    return {rooflab::random_normal(2, 2, n, dim, seed), rooflab::random_normal(2, 2, m, dim, seed + 1),
+            rooflab::random_normal(2, 2, m, dim, seed + 2)};
+  }
+  AttentionResult run(const Inputs& x, bool causal) const {
+    switch (GetParam()) {
+      case Kernel::standard:
+        return standard_attention_cuda(x.q, x.k, x.v, causal);
+      case Kernel::flash:
+        return flash_attention_cuda(x.q, x.k, x.v, causal);
+      case Kernel::tensor_core:
+        return flash_attention_tensor_core(x.q, x.k, x.v, causal);
+    }
+    throw std::logic_error("unknown kernel");
+  }
+  // Output and lse against the fp64 reference: fp32 within kFp32; the tensor
+  // cores' fp16 within kFp16 of the reference on the same rounded inputs.
+  void expect_matches_reference(const Inputs& x, bool causal) const {
+    const AttentionResult result = run(x, causal);
+    const rooflab::reference::Mask mask = rooflab::reference::causal_bottom_right(x.q.rows(), x.k.rows());
+    const rooflab::reference::Mask& used = causal ? mask : rooflab::reference::Mask{};
+    if (tensor_cores()) {
+      using rooflab::testing::rounded_to_fp16;
+      EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, &result.lse, rounded_to_fp16(x.q),
+                                                              rounded_to_fp16(x.k), rounded_to_fp16(x.v), used, kFp16))
+          << "N=" << x.q.rows() << " M=" << x.k.rows() << (causal ? " causal" : "");
+    } else {
+      EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, &result.lse, x.q, x.k, x.v, used, kFp32))
+          << "N=" << x.q.rows() << " M=" << x.k.rows() << (causal ? " causal" : "");
+    }
+  }
+};
+
+TEST_P(CudaAttention, MatchesTheReference) {
+  const Inputs x = inputs(64, 64, 16, 1);
+  expect_matches_reference(x, false);
+  expect_matches_reference(x, true);
+}
+
+TEST_P(CudaAttention, LengthsThatAreNotTileMultiples) {
+  // 37 and 53 fill no tile size evenly: the last tiles are partial, and their
+  // missing rows and keys must neither be read nor written.
+  for (const bool causal : {false, true}) {
+    expect_matches_reference(inputs(37, 37, 8, 4), causal);
+    expect_matches_reference(inputs(37, 53, 24, 5), causal);
+  }
+}
+
+TEST_P(CudaAttention, SingleToken) {
+  const Inputs x = inputs(1, 1, 8, 7);
+  const AttentionResult result = run(x, true);
+  // One key: its value with weight 1, and lse = its score.
+  EXPECT_ALL_CLOSE(result.output.data, tensor_cores() ? rooflab::testing::rounded_to_fp16(x.v).data : x.v.data, 1e-6,
+                   1e-6);
+  expect_matches_reference(x, true);
+}
+
+TEST_P(CudaAttention, OneQueryAgainstManyKeys) {
+  // Decoding's shape: the newest token sees every key, causal or not.
+  const Inputs x = inputs(1, 300, 16, 8);
+  expect_matches_reference(x, false);
+  expect_matches_reference(x, true);
+}
+
+TEST_P(CudaAttention, LargeLogitsDoNotOverflow) {
+  // Scores in the thousands: exp() of them is inf in fp32, so the max must be
+  // subtracted first. Whole numbers with d = 64 (1/√d = 1/8) make every score
+  // exact in fp32 and every input exact in fp16.
+  const std::int64_t d = 64;
+  const Inputs x{rooflab::random_whole_numbers(2, 2, 40, d, 10, 20.0f),
+                 rooflab::random_whole_numbers(2, 2, 40, d, 11, 20.0f), rooflab::random_normal(2, 2, 40, d, 12)};
+  const AttentionResult result = run(x, false);
+  const Tolerance tolerance = tensor_cores() ? kFp16 : Tolerance{1e-4, 1e-4};
+  const Tensor4 v = tensor_cores() ? rooflab::testing::rounded_to_fp16(x.v) : x.v;
+  EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, &result.lse, x.q, x.k, v, {}, tolerance));
+}
+
+TEST_P(CudaAttention, RowsThatSeeNoKeyGiveZeroAndMinusInfinity) {
+  // Causal with more queries than keys, aligned at the bottom right: the first
+  // N − M = 5 rows see no key at all.
+  const Inputs x = inputs(12, 7, 8, 13);
+  const AttentionResult result = run(x, true);
+  ASSERT_EQ(result.output.shape, (std::array<std::int64_t, 4>{2, 2, 12, head_dim(8)}));
+  ASSERT_EQ(result.lse.size(), 4u * 12);
+  for (std::int64_t bh = 0; bh < 4; ++bh) {
+    for (std::int64_t i = 0; i < 5; ++i) {
+      EXPECT_EQ(result.lse[static_cast<std::size_t>(bh * 12 + i)], -INFINITY) << "row " << i;
+      for (std::int64_t c = 0; c < head_dim(8); ++c) EXPECT_EQ(result.output.row(bh, i)[c], 0.0f) << "row " << i;
+    }
+  }
+  expect_matches_reference(x, true);
+}
+
+TEST_P(CudaAttention, RejectsBadInputs) {
+  const rooflab::testing::ArgumentNames names{"q", "k", "v"};
+  const Inputs x = inputs(8, 8, 4, 1);
+  const Tensor4 wrong_d = rooflab::random_normal(2, 2, 8, head_dim(4) + 1, 1);
+  EXPECT_INVALID_ARGUMENT(run({x.q, wrong_d, x.v}, false), "k");
+  EXPECT_INVALID_ARGUMENT(run({x.q, x.k, rooflab::random_normal(2, 2, 9, head_dim(4), 1)}, false), "v");
+  EXPECT_INVALID_ARGUMENT(run({rooflab::Tensor4{{2, 2, 0, head_dim(4)}, {}}, x.k, x.v}, false), "q");
+  if (GetParam() != Kernel::standard) {
+    // The flash kernels keep a row of d_v accumulators in registers.
+    const std::int64_t d = GetParam() == Kernel::flash ? kMaxHeadDim + 1 : 32;
+    const Inputs wide{rooflab::random_normal(1, 1, 4, d, 1), rooflab::random_normal(1, 1, 4, d, 2),
+                      rooflab::random_normal(1, 1, 4, d, 3)};
+    EXPECT_INVALID_ARGUMENT(run(wide, false), "q");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, CudaAttention,
+                         ::testing::Values(Kernel::standard, Kernel::flash, Kernel::tensor_core),
+                         [](const ::testing::TestParamInfo<Kernel>& info) { return name_of(info.param); });
+
+}  // namespace
+}  // namespace a05_cuda_attention

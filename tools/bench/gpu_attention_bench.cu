@@ -1,0 +1,174 @@
+// rooflab_gpu_attention_bench: a05's reference kernels timed on a GPU, for
+// `rooflab bench attention --gpu` (which runs PyTorch beside it in the same run).
+//
+// The launchers copy inputs in and results out; a benchmark must time the
+// kernels alone. So this file includes the reference .cu files themselves and
+// launches their kernels as the launchers do, on device-resident inputs:
+// timing with CUDA events, L2 flushed before every run (a write larger than the
+// L2 cache), the median of --runs runs after warm-ups. It is a program of its
+// own, never linked with the a05 library, whose launchers it would duplicate.
+//
+// usage: rooflab_gpu_attention_bench --n N --d D --causal 0|1 [--runs R] [--batch B] [--heads H]
+// prints one CSV row per kernel: kernel,n,d,causal,median_ms,tflops
+#include <cuda_fp16.h>
+#include <mma.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "a05_cuda_attention/cuda_attention.hpp"
+#include "rooflab/cuda_helpers.hpp"
+#include "rooflab/not_implemented.hpp"
+
+// Each reference file in a namespace of its own: their internal names
+// (kBlockRows, shared_bytes, …) repeat from file to file. Every header they
+// include is included above, so #pragma once keeps it out of these namespaces.
+namespace standard {
+using namespace ::a05_cuda_attention;
+#include "a05_cuda_attention/src/standard_attention.cu"
+}  // namespace standard
+namespace flash {
+using namespace ::a05_cuda_attention;
+#include "a05_cuda_attention/src/flash_attention.cu"
+}  // namespace flash
+namespace tensor_core {
+using namespace ::a05_cuda_attention;
+#include "a05_cuda_attention/src/flash_attention_tensor_core.cu"
+}  // namespace tensor_core
+
+namespace {
+
+struct Options {
+  int n = 4096, d = 64, batch = 1, heads = 16, runs = 50;
+  bool causal = false;
+};
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const int value = std::atoi(argv[i + 1]);
+    if (flag == "--n")
+      options.n = value;
+    else if (flag == "--d")
+      options.d = value;
+    else if (flag == "--causal")
+      options.causal = value != 0;
+    else if (flag == "--runs")
+      options.runs = value;
+    else if (flag == "--batch")
+      options.batch = value;
+    else if (flag == "--heads")
+      options.heads = value;
+    else
+      throw std::invalid_argument(flag + ": unknown flag");
+  }
+  if (options.n <= 0 || options.runs <= 0 || options.batch <= 0 || options.heads <= 0 ||
+      (options.d != 64 && options.d != 128))
+    throw std::invalid_argument("--n, --runs, --batch, --heads must be positive and --d 64 or 128");
+  return options;
+}
+
+// Median milliseconds of `runs` runs of `launch`, each after an L2 flush.
+template <class Launch>
+double median_ms(int runs, Launch launch) {
+  static rooflab::cuda::DeviceBuffer<char> flush(256u << 20);  // larger than any L2 cache today
+  cudaEvent_t start, stop;
+  ROOFLAB_CUDA_CHECK(cudaEventCreate(&start));
+  ROOFLAB_CUDA_CHECK(cudaEventCreate(&stop));
+  for (int warm = 0; warm < 3; ++warm) launch();
+  std::vector<float> times;
+  for (int run = 0; run < runs; ++run) {
+    ROOFLAB_CUDA_CHECK(cudaMemset(flush.get(), run, flush.bytes()));
+    ROOFLAB_CUDA_CHECK(cudaEventRecord(start));
+    launch();
+    ROOFLAB_CUDA_CHECK(cudaEventRecord(stop));
+    ROOFLAB_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    ROOFLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  ROOFLAB_CUDA_CHECK(cudaGetLastError());
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+template <int D>
+void run(const Options& o) {
+  using rooflab::cuda::ceil_div;
+  using rooflab::cuda::DeviceBuffer;
+  const int matrices = o.batch * o.heads;
+  const std::size_t elements = static_cast<std::size_t>(matrices) * o.n * D;
+  const std::vector<float> values(elements, 0.01f);
+  const DeviceBuffer<float> q(values), k(values), v(values);
+  DeviceBuffer<float> out(elements), lse(static_cast<std::size_t>(matrices) * o.n);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(D));
+  // 4·B·H·N²·d FLOPs (two products of 2·N²·d each), half of them under the causal mask.
+  const double flops = 4.0 * matrices * o.n * static_cast<double>(o.n) * D * (o.causal ? 0.5 : 1.0);
+  const auto report = [&](const char* kernel, double ms) {
+    std::printf("%s,%d,%d,%d,%.4f,%.2f\n", kernel, o.n, D, o.causal ? 1 : 0, ms, flops / (ms * 1e-3) / 1e12);
+    std::fflush(stdout);
+  };
+
+  // Standard attention needs the B·H·N² scores: only where they fit in 8 GiB.
+  if (static_cast<double>(matrices) * o.n * o.n * 4 <= 8.0 * (1u << 30)) {
+    DeviceBuffer<float> scores(static_cast<std::size_t>(matrices) * o.n * o.n);
+    namespace sa = standard::a05_cuda_attention;
+    const dim3 tile(sa::kTile, sa::kTile);
+    const long long rows = static_cast<long long>(matrices) * o.n;
+    report("standard", median_ms(o.runs, [&] {
+             sa::attention_scores<<<dim3(ceil_div(o.n, 16), ceil_div(o.n, 16), matrices), tile>>>(
+                 q.get(), k.get(), scores.get(), o.n, o.n, D, scale, o.causal);
+             sa::softmax_rows<<<static_cast<unsigned>(ceil_div(rows, 4LL)), 128>>>(scores.get(), lse.get(), rows, o.n);
+             sa::weighted_values<<<dim3(ceil_div(D, 16), ceil_div(o.n, 16), matrices), tile>>>(
+                 scores.get(), v.get(), out.get(), o.n, o.n, D, o.causal);
+           }));
+  }
+
+  namespace fa = flash::a05_cuda_attention;
+  const std::size_t flash_shared = fa::shared_bytes(D, D);
+  report("flash", median_ms(o.runs, [&] {
+           fa::flash_forward<<<dim3(ceil_div(o.n, fa::kBlockRows), matrices), fa::kBlockRows, flash_shared>>>(
+               q.get(), k.get(), v.get(), out.get(), lse.get(), o.n, o.n, D, D, scale, o.causal);
+         }));
+
+  namespace tc = tensor_core::a05_cuda_attention;
+  const std::vector<__half> halves = tc::to_half(values);
+  const DeviceBuffer<__half> hq(halves), hk(halves), hv(halves);
+  const std::size_t tc_shared = tc::shared_bytes<D>();
+  ROOFLAB_CUDA_CHECK(cudaFuncSetAttribute(tc::flash_forward_tensor_core<D>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(tc_shared)));
+  const unsigned tc_threads = tc::kWarps * 32;
+  report("tensor_core", median_ms(o.runs, [&] {
+           tc::flash_forward_tensor_core<D><<<dim3(ceil_div(o.n, tc::kBlockRows), matrices), tc_threads, tc_shared>>>(
+               hq.get(), hk.get(), hv.get(), out.get(), lse.get(), o.n, o.n, scale, o.causal);
+         }));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options options = parse(argc, argv);
+    int gpus = 0;
+    if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus == 0) {
+      std::fprintf(stderr, "rooflab_gpu_attention_bench: no GPU on this machine\n");
+      return 2;
+    }
+    if (options.d == 64)
+      run<64>(options);
+    else
+      run<128>(options);
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "rooflab_gpu_attention_bench: %s\n", error.what());
+    return 1;
+  }
+}

@@ -1,0 +1,111 @@
+// `rooflab bench attention --gpu`: a05's reference kernels
+// (rooflab_gpu_attention_bench) beside PyTorch's flash and cuDNN attention
+// (torch_gpu_attention.py), measured in the same run, in TFLOP/s. Prints
+// Markdown for docs/benchmarks.md, progress on stderr.
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "attention_bench.hpp"
+#include "rooflab/backend.hpp"
+
+namespace rooflab::bench {
+namespace {
+
+using Key = std::tuple<long long, int, int>;                // N, d, causal
+using Rows = std::map<Key, std::map<std::string, double>>;  // -> kernel -> TFLOP/s
+
+// Runs `command` and adds each "kernel,n,d,causal,ms,tflops" line it prints.
+bool collect(const std::string& command, Rows& rows) {
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return false;
+  char line[256];
+  while (std::fgets(line, sizeof line, pipe)) {
+    std::stringstream fields(line);
+    std::string kernel, n, d, causal, ms, tflops;
+    if (std::getline(fields, kernel, ',') && std::getline(fields, n, ',') && std::getline(fields, d, ',') &&
+        std::getline(fields, causal, ',') && std::getline(fields, ms, ',') && std::getline(fields, tflops))
+      rows[{std::stoll(n), std::stoi(d), std::stoi(causal)}][kernel] = std::stod(tflops);
+  }
+  return pclose(pipe) == 0;
+}
+
+std::string cell(const std::map<std::string, double>& row, const std::string& kernel) {
+  const auto found = row.find(kernel);
+  if (found == row.end()) return "—";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", found->second);
+  return text;
+}
+
+}  // namespace
+
+int run_gpu_attention_bench(const GpuAttentionBenchOptions& options) {
+  const std::string bench = ROOFLAB_GPU_BENCH;
+  if (bench.empty()) {
+    std::fprintf(stderr, "bench attention --gpu: this build has no CUDA (nvcc absent at configure time)\n");
+    return 2;
+  }
+  if (gpu_count() == 0) {
+    std::fprintf(stderr,
+                 "bench attention --gpu: no GPU on this machine; docs/benchmarks.md keeps the figures "
+                 "measured on one\n");
+    return 2;
+  }
+  const std::string python = options.python;
+  Rows rows;
+  bool torch_ran = true;
+  for (const int d : {64, 128}) {
+    for (const int causal : {0, 1}) {
+      for (long long n = options.min_n; n <= options.max_n; n *= 2) {
+        std::fprintf(stderr, "bench attention --gpu: N = %lld, d = %d%s ...\n", n, d, causal ? ", causal" : "");
+        const std::string args = " " + std::to_string(n) + " " + std::to_string(d) + " " + std::to_string(causal) +
+                                 " " + std::to_string(options.runs) + " " + std::to_string(options.batch) + " " +
+                                 std::to_string(options.heads);
+        if (!collect(bench + " --n " + std::to_string(n) + " --d " + std::to_string(d) + " --causal " +
+                         std::to_string(causal) + " --runs " + std::to_string(options.runs) + " --batch " +
+                         std::to_string(options.batch) + " --heads " + std::to_string(options.heads),
+                     rows))
+          return 1;
+        torch_ran = collect(python + " " + ROOFLAB_BENCH_DIR + "/torch_gpu_attention.py" + args, rows) && torch_ran;
+      }
+    }
+  }
+  std::printf(
+      "B = %d, H = %d, TFLOP/s = 4·B·H·N²·d / time (halved for causal); CUDA events, L2 flushed before each "
+      "run, median of %d. Reference kernels fp32 (standard, flash) and fp16 with fp32 accumulation "
+      "(tensor_core); PyTorch fp16.\n",
+      options.batch, options.heads, options.runs);
+  if (!torch_ran) std::printf("PyTorch: %s could not run torch_gpu_attention.py for every point.\n", python.c_str());
+  std::printf(
+      "\n| N | d | causal | standard | flash | tensor_core | PyTorch flash | PyTorch cuDNN | tensor_core / "
+      "PyTorch flash |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
+  double log_sum = 0;
+  int ratios = 0;
+  for (const auto& [key, row] : rows) {
+    const auto& [n, d, causal] = key;
+    std::string ratio = "—";
+    if (row.count("tensor_core") && row.count("torch_flash")) {
+      const double value = row.at("tensor_core") / row.at("torch_flash");
+      log_sum += std::log(value);
+      ++ratios;
+      char text[32];
+      std::snprintf(text, sizeof text, "%.2f", value);
+      ratio = text;
+    }
+    std::printf("| %lld | %d | %s | %s | %s | %s | %s | %s | %s |\n", n, d, causal ? "yes" : "no",
+                cell(row, "standard").c_str(), cell(row, "flash").c_str(), cell(row, "tensor_core").c_str(),
+                cell(row, "torch_flash").c_str(), cell(row, "torch_cudnn").c_str(), ratio.c_str());
+  }
+  if (ratios > 0)
+    std::printf("\ntensor_core / PyTorch flash, geometric mean over %d points: %.2f (target ≥ 0.80)\n", ratios,
+                std::exp(log_sum / ratios));
+  return 0;
+}
+
+}  // namespace rooflab::bench
