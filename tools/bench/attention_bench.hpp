@@ -28,6 +28,16 @@ struct GpuAttentionBenchOptions {
 };
 int run_gpu_attention_bench(const GpuAttentionBenchOptions& options);
 
+// `rooflab bench decode`: a06's decode attention in GB/s against the copy
+// bandwidth measured in the same run, contiguous and paged (decode_bench.cpp).
+struct DecodeBenchOptions {
+  long long min_length = 1024, max_length = 65536;  // L doubles from min to max
+  long long heads = 12, kv_heads = 12, head_dim = 64;
+  long long page_size = 16;
+  int repeats = 5;
+};
+int run_decode_bench(const DecodeBenchOptions& options);
+
 // `rooflab bench cuda-cpu`: the CPU runtime's cost per thread switch and per
 // block (cuda_cpu_bench.cpp).
 int run_cuda_cpu_bench();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attention_bench.hpp"
+#include "bandwidth.hpp"
 #include "commands.hpp"
 #include "pipeline/grade_command.hpp"
 
@@ -100,6 +101,32 @@ void add_bench(CLI::App& app, int& exit_code) {
     } else {
       exit_code = bench::run_attention_bench(*attention);
     }
+  });
+
+  auto decode = std::make_shared<bench::DecodeBenchOptions>();
+  CLI::App* decode_cmd = command->add_subcommand(
+      "decode", "a06's decode attention (reference) in GB/s beside the copy bandwidth, contiguous and paged");
+  decode_cmd->add_option("--min-length", decode->min_length, "shortest cache")->check(CLI::PositiveNumber);
+  decode_cmd->add_option("--max-length", decode->max_length, "longest cache (doubling from --min-length)")
+      ->check(CLI::PositiveNumber);
+  decode_cmd->add_option("--heads", decode->heads, "query heads")->check(CLI::PositiveNumber);
+  decode_cmd->add_option("--kv-heads", decode->kv_heads, "key and value heads (GQA: fewer than --heads)")
+      ->check(CLI::PositiveNumber);
+  decode_cmd->add_option("--head-dim", decode->head_dim, "head dimension d")->check(CLI::PositiveNumber);
+  decode_cmd->add_option("--page-size", decode->page_size, "tokens per page of the paged cache")
+      ->check(CLI::PositiveNumber);
+  decode_cmd->add_option("--repeats", decode->repeats, "timed runs per point (the best is kept)")
+      ->check(CLI::PositiveNumber);
+  decode_cmd->callback([decode, &exit_code] {
+    std::cout << machine_line() << std::endl;
+    exit_code = bench::run_decode_bench(*decode);
+  });
+
+  CLI::App* bandwidth_cmd = command->add_subcommand(
+      "bandwidth", "this machine's memory bandwidth, STREAM-style copy and triad (what decoding is bound by)");
+  bandwidth_cmd->callback([&exit_code] {
+    std::cout << machine_line() << std::endl;
+    exit_code = bench::run_bandwidth_bench();
   });
 
   CLI::App* cuda_cpu_cmd =

@@ -20,5 +20,6 @@ void add_analyze(CLI::App& app, int& exit_code);   // analyze.cpp
 void add_docs(CLI::App& app, int& exit_code);      // docs.cpp
 void add_plots(CLI::App& app, int& exit_code);     // plots.cpp
 void add_bench(CLI::App& app, int& exit_code);     // bench.cpp
+void add_generate(CLI::App& app, int& exit_code);  // generate.cpp
 
 }  // namespace rooflab::cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   rooflab::cli::add_docs(app, exit_code);
   rooflab::cli::add_plots(app, exit_code);
   rooflab::cli::add_bench(app, exit_code);
+  rooflab::cli::add_generate(app, exit_code);
   rooflab::cli::add_contract(app, exit_code);
   try {
     app.parse(argc, argv);  // runs the chosen subcommand's callback

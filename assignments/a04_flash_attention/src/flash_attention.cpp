@@ -2,13 +2,13 @@
 #include "a04_flash_attention/flash_attention.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <vector>
 
+#include "rooflab/fast_exp.hpp"
 #include "rooflab/not_implemented.hpp"
 
 namespace a04_flash_attention {

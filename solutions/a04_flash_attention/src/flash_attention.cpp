@@ -2,13 +2,13 @@
 #include "a04_flash_attention/flash_attention.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <vector>
 
+#include "rooflab/fast_exp.hpp"
 #include "rooflab/not_implemented.hpp"
 
 namespace a04_flash_attention {
@@ -18,25 +18,7 @@ namespace {
 
 constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
-// exp(x) for x <= 0 in a form the compiler vectorizes (libm's expf is a call
-// per element): exp(x) = 2^k · exp(r) with k = round(x / ln 2) and
-// r = x − k·ln 2 in [−ln2/2, ln2/2], exp(r) by its Taylor series to r⁶
-// (relative error below 2e-7), and 2^k written straight into the exponent bits.
-// Below −87, exp underflows fp32: the result is 0, as it is for −∞.
-inline float exp_nonpositive(float x) {
-  const float clamped = std::max(x, -87.0f);
-  const float k = std::floor(clamped * 1.44269504f + 0.5f);
-  const float r = (clamped - k * 0.693359375f) + k * 2.12194440e-4f;  // ln 2 split in two for accuracy
-  float p = 1.0f / 720;
-  p = p * r + 1.0f / 120;
-  p = p * r + 1.0f / 24;
-  p = p * r + 1.0f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
-  const float two_to_k = std::bit_cast<float>((static_cast<std::int32_t>(k) + 127) << 23);
-  return x < -87.0f ? 0.0f : p * two_to_k;
-}
+using rooflab::exp_nonpositive;  // exp for x <= 0, vectorizable (rooflab/fast_exp.hpp)
 
 // Eight fp32 lanes: one AVX register. GCC's vector extensions let the tile
 // products below say which values live in registers without intrinsics.

@@ -1,0 +1,70 @@
+// A GPT-2-shaped transformer in fp32 (provided): token and learned position
+// embeddings, pre-norm layers (layer norm, attention, layer norm, GELU MLP,
+// each with its residual), a final layer norm and an LM head tied to the
+// token embedding. Its weights are random but reproducible from a seed:
+// decoding speed does not depend on what the weights say.
+//
+// Decoding runs through your KV cache and decode attention: step() appends
+// each new token's keys and values to every layer's cache and attends from
+// its query to everything cached. full_logits() recomputes a sequence from
+// scratch with no cache, the yardstick the tests hold step() to.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "a06_kv_cache_decode/kv_cache.hpp"
+
+namespace a06_kv_cache_decode {
+
+struct ModelConfig {
+  std::int64_t layers = 12, d_model = 768, heads = 12, kv_heads = 12, d_ff = 3072;
+  std::int64_t vocab = 50257, context = 1024;
+  std::int64_t head_dim() const { return d_model / heads; }
+};
+
+struct LayerWeights {
+  std::vector<float> norm1_scale, norm1_shift;  // (d_model)
+  std::vector<float> qkv, qkv_bias;             // (d_model, d_model + 2·kv_heads·head_dim), x·W
+  std::vector<float> out, out_bias;             // (d_model, d_model)
+  std::vector<float> norm2_scale, norm2_shift;  // (d_model)
+  std::vector<float> up, up_bias;               // (d_model, d_ff)
+  std::vector<float> down, down_bias;           // (d_ff, d_model)
+};
+
+struct Model {
+  ModelConfig config;
+  std::vector<float> token_embedding;     // (vocab, d_model); also the LM head
+  std::vector<float> position_embedding;  // (context, d_model)
+  std::vector<LayerWeights> layers;
+  std::vector<float> final_scale, final_shift;  // (d_model)
+};
+
+// Weights ~ N(0, 0.02²) from `seed` (norm scales 1, shifts and biases 0).
+// Throws std::invalid_argument naming layers, d_model, heads, kv_heads, d_ff,
+// vocab or context when one is not positive, or when heads does not divide
+// d_model or kv_heads does not divide heads.
+Model random_model(const ModelConfig& config, std::uint64_t seed);
+
+// Every layer's cache for a batch of sequences: contiguous (capacity tokens
+// each) or paged (pages of page_size tokens, pool of as many as capacity
+// needs, in a shuffled order).
+struct DecodeState {
+  bool paged = false;
+  std::vector<ContiguousKvCache> contiguous;  // one per layer
+  std::vector<PagedKvCache> pages;            // one per layer
+};
+DecodeState make_decode_state(const ModelConfig& config, std::int64_t sequences, std::int64_t capacity, bool paged,
+                              std::int64_t page_size = 16);
+
+// One decode step: tokens[s] is sequence s's next token, or −1 where sequence s
+// sits this step out. Returns (sequences × vocab) logits, a row of zeros for a
+// sequence that sat out. Throws std::invalid_argument naming tokens (wrong
+// count, or a token outside the vocabulary) or context (a sequence full).
+std::vector<float> step(const Model& model, DecodeState& state, const std::vector<std::int64_t>& tokens);
+
+// The logits after the last of `tokens`, recomputed from scratch with no
+// cache: plain causal attention over the whole sequence.
+std::vector<float> full_logits(const Model& model, const std::vector<std::int64_t>& tokens);
+
+}  // namespace a06_kv_cache_decode
