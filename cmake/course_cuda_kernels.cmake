@@ -10,7 +10,8 @@
 #                   linked only where kernels run on a GPU, compile-checked by
 #                   nvcc wherever it exists. Elsewhere the functions they define
 #                   must come from the assignment's PROVIDED_FILES, as weak
-#                   definitions that throw rooflab::GpuRequired (tests then skip).
+#                   definitions that throw saying a GPU is needed (the tests
+#                   skip first, without a GPU).
 #
 # Also adds ctest entries <name>.gpu.<tool> (label gpu) running the public
 # tests under compute-sanitizer's memcheck, racecheck and synccheck where the

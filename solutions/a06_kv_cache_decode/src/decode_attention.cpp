@@ -64,6 +64,28 @@ inline void prefetch(const float* next, bool wanted) {
   for (int line = 0; line < 16; ++line) __builtin_prefetch(reinterpret_cast<const char*>(next) + 64 * line);
 }
 
+// out[0..d) += Σ_j p[j] · values[j·d .. j·d + d): with kDim known, the d sums
+// live in registers for the whole run of tokens.
+template <std::int64_t kDim>
+void accumulate(float* out, const float* p, const float* values, std::int64_t tokens, std::int64_t d) {
+  if constexpr (kDim > 0) {
+    float sums[kDim];
+    for (std::int64_t i = 0; i < kDim; ++i) sums[i] = out[i];
+    for (std::int64_t j = 0; j < tokens; ++j) {
+      const float* value = values + j * kDim;
+#pragma omp simd
+      for (std::int64_t i = 0; i < kDim; ++i) sums[i] += p[j] * value[i];
+    }
+    for (std::int64_t i = 0; i < kDim; ++i) out[i] = sums[i];
+  } else {
+    for (std::int64_t j = 0; j < tokens; ++j) {
+      const float* value = values + j * d;
+#pragma omp simd
+      for (std::int64_t i = 0; i < d; ++i) out[i] += p[j] * value[i];
+    }
+  }
+}
+
 // One chunk's statistics for one query: m, l and the d weighted values a.
 struct Partial {
   float max = kMinusInfinity;
@@ -78,10 +100,12 @@ std::int64_t choose_splits(const DecodeOptions& options, std::int64_t items_per_
   return std::max<std::int64_t>(1, std::min(wanted, (longest + 255) / 256));
 }
 
-template <class Rows>
+// kDim > 0: the head dimension is known when compiling (64 and 128, the usual
+// ones), so the dot products unroll and the weighted sums stay in registers.
+template <std::int64_t kDim, class Rows>
 DecodeResult decode(const Tensor4& q, const Rows& rows, const std::vector<std::int64_t>& lengths, std::int64_t kv_heads,
                     const DecodeOptions& options) {
-  const std::int64_t sequences = q.batch(), heads = q.heads(), d = q.cols();
+  const std::int64_t sequences = q.batch(), heads = q.heads(), d = kDim > 0 ? kDim : q.cols();
   const std::int64_t group = heads / kv_heads;  // query heads per kv head
   const float scale = 1.0f / std::sqrt(static_cast<float>(d));
   const int threads = options.threads > 0 ? static_cast<int>(options.threads) : omp_get_max_threads();
@@ -148,14 +172,10 @@ DecodeResult decode(const Tensor4& q, const Rows& rows, const std::vector<std::i
         prefetch(rows.run(s, 0, t + tokens < end ? t + tokens : t, end).values, t + tokens < end);
         for (std::int64_t g = 0; g < kv_heads; ++g) {
           const float* values = rows.run(s, g, t, end).values;
-          for (std::int64_t j = 0; j < tokens; ++j) {
-            const float* value = values + j * d;
-            for (std::int64_t h = g * group; h < (g + 1) * group; ++h) {
-              const float p = scores[static_cast<std::size_t>(h * count + t - begin + j)];
-              float* out = weighted.data() + ((s * heads + h) * splits + c) * d;
-#pragma omp simd
-              for (std::int64_t i = 0; i < d; ++i) out[i] += p * value[i];
-            }
+          for (std::int64_t h = g * group; h < (g + 1) * group; ++h) {
+            const float* p = scores.data() + h * count + (t - begin);
+            float* out = weighted.data() + ((s * heads + h) * splits + c) * d;
+            accumulate<kDim>(out, p, values, tokens, d);
           }
         }
         t += tokens;
@@ -186,20 +206,28 @@ DecodeResult decode(const Tensor4& q, const Rows& rows, const std::vector<std::i
   return result;
 }
 
+template <class Rows>
+DecodeResult decode_any(const Tensor4& q, const Rows& rows, const std::vector<std::int64_t>& lengths,
+                        std::int64_t kv_heads, const DecodeOptions& options) {
+  if (q.cols() == 64) return decode<64>(q, rows, lengths, kv_heads, options);
+  if (q.cols() == 128) return decode<128>(q, rows, lengths, kv_heads, options);
+  return decode<0>(q, rows, lengths, kv_heads, options);
+}
+
 }  // namespace
 // END SOLUTION
 
 DecodeResult decode_attention(const Tensor4& q, const ContiguousKvCache& cache, const DecodeOptions& options) {
   // BEGIN SOLUTION
   require_valid(q, static_cast<std::int64_t>(cache.lengths.size()), cache.kv_heads, cache.head_dim, options);
-  return decode(q, ContiguousRows{cache}, cache.lengths, cache.kv_heads, options);
+  return decode_any(q, ContiguousRows{cache}, cache.lengths, cache.kv_heads, options);
   // END SOLUTION
 }
 
 DecodeResult decode_attention(const Tensor4& q, const PagedKvCache& cache, const DecodeOptions& options) {
   // BEGIN SOLUTION
   require_valid(q, static_cast<std::int64_t>(cache.lengths.size()), cache.kv_heads, cache.head_dim, options);
-  return decode(q, PagedRows{cache}, cache.lengths, cache.kv_heads, options);
+  return decode_any(q, PagedRows{cache}, cache.lengths, cache.kv_heads, options);
   // END SOLUTION
 }
 
