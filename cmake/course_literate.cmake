@@ -11,7 +11,8 @@
 # <name>_literate: an object library of the assignment's literate sources,
 # linked with the assignment and `links`. The examples' executables are built
 # first; their path is ROOFLAB_EXAMPLE_PATH_PREFIX "<stem>" (for the usage
-# output the lab READMEs quote).
+# output the lab READMEs quote). ROOFLAB_MODELS_DIR is tools/models/, the model
+# files `lab analyze` and `lab generate` read.
 function(_course_add_literate name examples links)
   if(NOT ROOFLAB_BUILD_TOOLS)
     return()
@@ -29,7 +30,8 @@ function(_course_add_literate name examples links)
   endif()
   add_library(${name}_literate OBJECT ${sources})
   target_link_libraries(${name}_literate PRIVATE ${name} ${links} rooflab_docs rooflab_plots rooflab::warnings)
-  target_compile_definitions(${name}_literate PRIVATE ROOFLAB_EXAMPLE_PATH_PREFIX="${CMAKE_CURRENT_BINARY_DIR}/${name}_")
+  target_compile_definitions(${name}_literate PRIVATE ROOFLAB_EXAMPLE_PATH_PREFIX="${CMAKE_CURRENT_BINARY_DIR}/${name}_"
+                                                     ROOFLAB_MODELS_DIR="${PROJECT_SOURCE_DIR}/tools/models")
   foreach(example IN LISTS examples)
     get_filename_component(stem "${example}" NAME_WE)
     add_dependencies(${name}_literate ${name}_${stem})
