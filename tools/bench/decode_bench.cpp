@@ -2,37 +2,21 @@
 // GB/s of cache read, beside this machine's copy bandwidth measured in the
 // same run (bandwidth.hpp), for the contiguous and the paged cache.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
 
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
 #include "attention_bench.hpp"
-#include "bandwidth.hpp"
+#include "rooflab/bandwidth.hpp"
+#include "rooflab/timing.hpp"
 
 namespace rooflab::bench {
-namespace {
-
-using namespace a06_kv_cache_decode;
-
-template <class Run>
-double best_seconds(int repeats, Run run) {
-  double best = std::numeric_limits<double>::infinity();
-  for (int round = 0; round < repeats; ++round) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
-
-}  // namespace
 
 int run_decode_bench(const DecodeBenchOptions& options) {
-  const Bandwidth bandwidth = measure_bandwidth();
+  using namespace a06_kv_cache_decode;
+  const rooflab::Bandwidth bandwidth = rooflab::measure_bandwidth();
   const double copy = bandwidth.copy_bytes_per_s;
   const std::int64_t heads = options.heads, kv_heads = options.kv_heads, d = options.head_dim;
   std::printf(
@@ -55,8 +39,8 @@ int run_decode_bench(const DecodeBenchOptions& options) {
     std::shuffle(pages.begin(), pages.end(), std::mt19937_64(4));  // pages scattered, as in a server
     const PagedKvCache paged = append(make_paged_cache(1, kv_heads, d, options.page_size, pages), 0, keys, values);
     const double bytes = 2.0 * static_cast<double>(length * kv_heads * d) * sizeof(float);
-    const double contiguous_s = best_seconds(options.repeats, [&] { decode_attention(q, contiguous, {}); });
-    const double paged_s = best_seconds(options.repeats, [&] { decode_attention(q, paged, {}); });
+    const double contiguous_s = rooflab::best_seconds(options.repeats, [&] { decode_attention(q, contiguous, {}); });
+    const double paged_s = rooflab::best_seconds(options.repeats, [&] { decode_attention(q, paged, {}); });
     std::printf("| %lld | %.1f | %.1f | %.0f %% | %.1f | %.0f %% | %.2f |\n", static_cast<long long>(length),
                 bytes / (1 << 20), bytes / contiguous_s / 1e9, 100 * bytes / contiguous_s / copy, bytes / paged_s / 1e9,
                 100 * bytes / paged_s / copy, paged_s / contiguous_s);

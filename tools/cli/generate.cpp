@@ -2,15 +2,16 @@
 // tools/models/ with random weights in fp32, timed, beside the roofline bound
 // of a02's cost model at this machine's copy bandwidth, measured in the same
 // run. Students see decode reach the memory bound on their own machine.
-#include <chrono>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
-#include "bandwidth.hpp"
 #include "commands.hpp"
 #include "model_file.hpp"
+#include "rooflab/bandwidth.hpp"
+#include "rooflab/timing.hpp"
 
 namespace rooflab::cli {
 namespace {
@@ -20,10 +21,6 @@ struct GenerateFlags {
   std::int64_t tokens = 32, batch = 1, prompt = 8, page_size = 16;
   bool paged = false;
 };
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 int run_generate(const GenerateFlags& flags) {
   using namespace a06_kv_cache_decode;
@@ -44,7 +41,7 @@ int run_generate(const GenerateFlags& flags) {
   std::fprintf(stderr, "generate: building %s with random weights ...\n", file.path.filename().c_str());
   const Model model = random_model(config, 1);
   std::fprintf(stderr, "generate: measuring the copy bandwidth ...\n");
-  const bench::Bandwidth measured = bench::measure_bandwidth();
+  const Bandwidth measured = measure_bandwidth();
   const double bandwidth = measured.copy_bytes_per_s;
 
   DecodeState state = make_decode_state(config, flags.batch, flags.prompt + flags.tokens, flags.paged, flags.page_size);
@@ -56,15 +53,15 @@ int run_generate(const GenerateFlags& flags) {
     logits = step(model, state, next);
   }
   std::fprintf(stderr, "generate: %lld decode steps ...\n", static_cast<long long>(flags.tokens));
-  const auto start = std::chrono::steady_clock::now();
-  for (std::int64_t i = 0; i < flags.tokens; ++i) {
-    for (std::int64_t s = 0; s < flags.batch; ++s) {
-      const auto row = logits.begin() + s * config.vocab;
-      next[static_cast<std::size_t>(s)] = std::max_element(row, row + config.vocab) - row;
+  const double decode_s = best_seconds(1, [&] {  // one run: the steps go on from each other's state
+    for (std::int64_t i = 0; i < flags.tokens; ++i) {
+      for (std::int64_t s = 0; s < flags.batch; ++s) {
+        const auto row = logits.begin() + s * config.vocab;
+        next[static_cast<std::size_t>(s)] = std::max_element(row, row + config.vocab) - row;
+      }
+      logits = step(model, state, next);
     }
-    logits = step(model, state, next);
-  }
-  const double decode_s = seconds_since(start);
+  });
 
   // a02's bytes for one decode step at the mean cache length of the run, fp32.
   a02_transformer_costs::TransformerConfig fp32 = shape;

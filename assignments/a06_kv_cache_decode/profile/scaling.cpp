@@ -5,58 +5,32 @@
 // grader runs it built with the submission and built with the reference.
 //
 // Provided code: students may run it too (target a06_kv_cache_decode_profile).
-#include <omp.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <exception>
-#include <limits>
-#include <memory>
 #include <numeric>
 #include <random>
 
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
+#include "rooflab/bandwidth.hpp"
 #include "rooflab/memory_tracker.hpp"
+#include "rooflab/timing.hpp"
 
 namespace {
 
 constexpr std::int64_t kHeads = 12, kHeadDim = 64, kPageSize = 16;
-
-template <class Run>
-double best_seconds(Run run) {
-  double best = std::numeric_limits<double>::infinity();
-  for (int round = 0; round < 3; ++round) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
-
-// Seconds to copy `bytes` at this machine's copy bandwidth (c[i] = a[i] over
-// 64 MiB arrays, which no cache holds), so that bytes / seconds is the bound.
-double copy_seconds(double bytes) {
-  const std::size_t n = std::size_t{16} << 20;
-  std::unique_ptr<float[]> a(new float[n]), c(new float[n]);
-  const auto size = static_cast<std::ptrdiff_t>(n);
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < size; ++i) a[i] = c[i] = 1.0f;
-  const double seconds = best_seconds([&] {
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = 0; i < size; ++i) c[i] = a[i];
-  });
-  return bytes / (8.0 * static_cast<double>(n) / seconds);
-}
 
 }  // namespace
 
 int main() {
   using namespace a06_kv_cache_decode;
   std::printf("method,seq_len,seconds,peak_bytes,estimated_bytes,bytes_read\n");
+  // Once, over arrays no cache holds: the row at each length is the time the
+  // same bytes take at this copy bandwidth.
+  const double copy_bandwidth = rooflab::measure_bandwidth(64, 3).copy_bytes_per_s;
   for (std::int64_t length = 1024; length <= 16384; length *= 2) {
     const double bytes = 2.0 * static_cast<double>(length * kHeads * kHeadDim) * sizeof(float);
-    std::printf("copy_bandwidth,%lld,%.6g,0,0,%.0f\n", static_cast<long long>(length), copy_seconds(bytes), bytes);
+    std::printf("copy_bandwidth,%lld,%.6g,0,0,%.0f\n", static_cast<long long>(length), bytes / copy_bandwidth, bytes);
     try {
       const Tensor4 keys = rooflab::random_normal(1, kHeads, length, kHeadDim, 1);
       const Tensor4 values = rooflab::random_normal(1, kHeads, length, kHeadDim, 2);
@@ -72,7 +46,7 @@ int main() {
         };
         const auto peak = rooflab::memory::measure_peak(run).peak_extra_bytes;
         std::printf("%s,%lld,%.6g,%zu,0,%.0f\n", use_pages ? "paged" : "contiguous", static_cast<long long>(length),
-                    best_seconds(run), peak, bytes);
+                    rooflab::best_seconds(3, run), peak, bytes);
       }
       std::fflush(stdout);
     } catch (const std::exception& error) {

@@ -75,10 +75,21 @@ void require_head_dim(std::int64_t d) {
     throw std::invalid_argument("q: the CUDA kernels take head_dim up to " + std::to_string(kWarp * kMaxPerLane));
 }
 
-// The launches both caches share, once the cache is on the device.
-DecodeResult launch(const Tensor4& q, const DeviceCache& cache, std::int64_t longest, const DecodeOptions& options) {
+// Either cache in the paged layout, on the host: `tables` holds each
+// sequence's pages, `table_width` entries per sequence.
+struct HostPages {
+  const std::vector<float>& keys;
+  const std::vector<float>& values;
+  std::vector<long long> tables;
+  int table_width, page_size;
+  const std::vector<std::int64_t>& lengths;
+  std::int64_t kv_heads, head_dim;
+};
+
+// What both caches share: the cache to the device, then the two launches.
+DecodeResult launch(const Tensor4& q, const HostPages& pages, const DecodeOptions& options) {
   // YOUR CODE HERE
-  rooflab::todo("a06_kv_cache_decode::launch", q, cache, longest, options);
+  rooflab::todo("a06_kv_cache_decode::launch", q, pages, options);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -154,6 +155,11 @@ template <class Actual, class Expected>
     if (const std::string rooflab_why = ::rooflab::unavailable_reason(backend); !rooflab_why.empty()) \
       GTEST_SKIP() << ::rooflab::to_string(backend) << " backend skipped: " << rooflab_why;           \
   } while (0)
+
+// A whole number drawn uniformly from [lo, hi]: how hidden tests draw shapes.
+inline std::int64_t pick(std::mt19937_64& engine, std::int64_t lo, std::int64_t hi) {
+  return std::uniform_int_distribution<std::int64_t>(lo, hi)(engine);
+}
 
 // The seed hidden tests draw their inputs from. The grader picks it at grading
 // time and passes ROOFLAB_SEED to the verdict process only (never to the

@@ -146,10 +146,35 @@ void require_head_dim(std::int64_t d) {
     throw std::invalid_argument("q: the CUDA kernels take head_dim up to " + std::to_string(kWarp * kMaxPerLane));
 }
 
-// The launches both caches share, once the cache is on the device.
-DecodeResult launch(const Tensor4& q, const DeviceCache& cache, std::int64_t longest, const DecodeOptions& options) {
+// Either cache in the paged layout, on the host: `tables` holds each
+// sequence's pages, `table_width` entries per sequence.
+struct HostPages {
+  const std::vector<float>& keys;
+  const std::vector<float>& values;
+  std::vector<long long> tables;
+  int table_width, page_size;
+  const std::vector<std::int64_t>& lengths;
+  std::int64_t kv_heads, head_dim;
+};
+
+// What both caches share: the cache to the device, then the two launches.
+DecodeResult launch(const Tensor4& q, const HostPages& pages, const DecodeOptions& options) {
   // BEGIN SOLUTION
   using rooflab::cuda::DeviceBuffer;
+  const DeviceBuffer<float> keys(pages.keys), values(pages.values);
+  const DeviceBuffer<long long> tables(pages.tables);
+  const DeviceBuffer<long long> lengths(std::vector<long long>(pages.lengths.begin(), pages.lengths.end()));
+  const DeviceCache cache{keys.get(),
+                          values.get(),
+                          tables.get(),
+                          lengths.get(),
+                          pages.table_width,
+                          pages.page_size,
+                          static_cast<int>(pages.kv_heads),
+                          static_cast<int>(pages.head_dim)};
+  const std::int64_t longest =
+      pages.lengths.empty() ? 0 : *std::max_element(pages.lengths.begin(), pages.lengths.end());
+
   const int sequences = static_cast<int>(q.batch()), heads = static_cast<int>(q.heads()), d = cache.d;
   // Enough warps to fill a GPU, but chunks of at least 64 keys.
   int splits = static_cast<int>(options.splits);
@@ -179,22 +204,12 @@ DecodeResult decode_attention_cuda(const Tensor4& q, const ContiguousKvCache& ca
   const auto sequences = static_cast<std::int64_t>(cache.lengths.size());
   require_valid(q, sequences, cache.kv_heads, cache.head_dim, options);
   require_head_dim(cache.head_dim);
-  using rooflab::cuda::DeviceBuffer;
-  const DeviceBuffer<float> keys(cache.keys), values(cache.values);
-  std::vector<long long> tables(static_cast<std::size_t>(sequences)),
-      lengths(cache.lengths.begin(), cache.lengths.end());
+  std::vector<long long> tables(static_cast<std::size_t>(sequences));
   for (std::int64_t s = 0; s < sequences; ++s) tables[static_cast<std::size_t>(s)] = s;  // sequence s is page s
-  const DeviceBuffer<long long> device_tables(tables), device_lengths(lengths);
-  const DeviceCache device{keys.get(),
-                           values.get(),
-                           device_tables.get(),
-                           device_lengths.get(),
-                           1,
-                           static_cast<int>(cache.capacity),
-                           static_cast<int>(cache.kv_heads),
-                           static_cast<int>(cache.head_dim)};
-  const std::int64_t longest = sequences ? *std::max_element(cache.lengths.begin(), cache.lengths.end()) : 0;
-  return launch(q, device, longest, options);
+  return launch(q,
+                {cache.keys, cache.values, std::move(tables), 1, static_cast<int>(cache.capacity), cache.lengths,
+                 cache.kv_heads, cache.head_dim},
+                options);
   // END SOLUTION
 }
 
@@ -203,26 +218,16 @@ DecodeResult decode_attention_cuda(const Tensor4& q, const PagedKvCache& cache, 
   const auto sequences = static_cast<std::int64_t>(cache.lengths.size());
   require_valid(q, sequences, cache.kv_heads, cache.head_dim, options);
   require_head_dim(cache.head_dim);
-  using rooflab::cuda::DeviceBuffer;
-  const DeviceBuffer<float> keys(cache.keys), values(cache.values);
   std::size_t width = 1;
   for (const auto& table : cache.block_tables) width = std::max(width, table.size());
   std::vector<long long> tables(static_cast<std::size_t>(sequences) * width, 0);
   for (std::size_t s = 0; s < cache.block_tables.size(); ++s)
     std::copy(cache.block_tables[s].begin(), cache.block_tables[s].end(),
               tables.begin() + static_cast<std::ptrdiff_t>(s * width));
-  const std::vector<long long> lengths(cache.lengths.begin(), cache.lengths.end());
-  const DeviceBuffer<long long> device_tables(tables), device_lengths(lengths);
-  const DeviceCache device{keys.get(),
-                           values.get(),
-                           device_tables.get(),
-                           device_lengths.get(),
-                           static_cast<int>(width),
-                           static_cast<int>(cache.page_size),
-                           static_cast<int>(cache.kv_heads),
-                           static_cast<int>(cache.head_dim)};
-  const std::int64_t longest = sequences ? *std::max_element(cache.lengths.begin(), cache.lengths.end()) : 0;
-  return launch(q, device, longest, options);
+  return launch(q,
+                {cache.keys, cache.values, std::move(tables), static_cast<int>(width),
+                 static_cast<int>(cache.page_size), cache.lengths, cache.kv_heads, cache.head_dim},
+                options);
   // END SOLUTION
 }
 

@@ -27,9 +27,7 @@ Expected expected(Method method, const AttentionShape& s, double e) {
   return x;
 }
 
-std::int64_t pick(std::mt19937_64& engine, std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(engine);
-}
+using rooflab::testing::pick;
 
 TEST(MemoryHidden, EstimatesForRandomShapes) {
   std::mt19937_64 engine(rooflab::testing::seed());

@@ -16,11 +16,8 @@ namespace a04_flash_attention {
 namespace {
 
 using rooflab::testing::kFp32;
+using rooflab::testing::pick;
 using rooflab::testing::Tolerance;
-
-std::int64_t pick(std::mt19937_64& engine, std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(engine);
-}
 
 void expect_matches_reference(rooflab::Backend backend, const Tensor4& q, const Tensor4& k, const Tensor4& v,
                               const FlashOptions& options, Tolerance tolerance = kFp32) {

@@ -16,10 +16,7 @@ namespace {
 
 using rooflab::testing::kFp16;
 using rooflab::testing::kFp32;
-
-std::int64_t pick(std::mt19937_64& engine, std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(engine);
-}
+using rooflab::testing::pick;
 
 class CudaHidden : public ::testing::TestWithParam<std::string> {
  protected:

@@ -17,10 +17,7 @@ namespace a06_kv_cache_decode {
 namespace {
 
 using rooflab::testing::kFp32;
-
-std::int64_t pick(std::mt19937_64& engine, std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(engine);
-}
+using rooflab::testing::pick;
 
 std::vector<std::int64_t> shuffled(std::int64_t count, std::mt19937_64& engine) {
   std::vector<std::int64_t> pages(static_cast<std::size_t>(count));
