@@ -3,6 +3,8 @@
 // on a GPU a05's kernels beside PyTorch's (gpu_attention_driver.cpp).
 #pragma once
 
+#include <vector>
+
 #include <string>
 
 namespace rooflab::bench {
@@ -33,7 +35,7 @@ int run_gpu_attention_bench(const GpuAttentionBenchOptions& options);
 struct DecodeBenchOptions {
   long long min_length = 1024, max_length = 65536;  // L doubles from min to max
   long long heads = 12, kv_heads = 12, head_dim = 64;
-  long long page_size = 16;
+  std::vector<long long> page_sizes{16, 64, 256};  // one paged column each
   int repeats = 5;
 };
 int run_decode_bench(const DecodeBenchOptions& options);

@@ -113,8 +113,11 @@ void add_bench(CLI::App& app, int& exit_code) {
   decode_cmd->add_option("--kv-heads", decode->kv_heads, "key and value heads (GQA: fewer than --heads)")
       ->check(CLI::PositiveNumber);
   decode_cmd->add_option("--head-dim", decode->head_dim, "head dimension d")->check(CLI::PositiveNumber);
-  decode_cmd->add_option("--page-size", decode->page_size, "tokens per page of the paged cache")
-      ->check(CLI::PositiveNumber);
+  decode_cmd
+      ->add_option("--page-sizes", decode->page_sizes,
+                   "tokens per page of the paged cache, one column each (default 16 64 256)")
+      ->check(CLI::PositiveNumber)
+      ->delimiter(',');
   decode_cmd->add_option("--repeats", decode->repeats, "timed runs per point (the best is kept)")
       ->check(CLI::PositiveNumber);
   decode_cmd->callback([decode, &exit_code] {

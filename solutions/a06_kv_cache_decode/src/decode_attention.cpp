@@ -38,6 +38,7 @@ struct Run {
 };
 
 struct ContiguousRows {
+  static constexpr bool kPaged = false;  // a run is the whole chunk: nothing to prefetch
   const ContiguousKvCache& cache;
   Run run(std::int64_t s, std::int64_t g, std::int64_t t, std::int64_t end) const {
     const std::int64_t at = ((s * cache.kv_heads + g) * cache.capacity + t) * cache.head_dim;
@@ -46,6 +47,7 @@ struct ContiguousRows {
 };
 
 struct PagedRows {
+  static constexpr bool kPaged = true;
   const PagedKvCache& cache;
   Run run(std::int64_t s, std::int64_t g, std::int64_t t, std::int64_t end) const {
     const std::int64_t page =
@@ -56,12 +58,14 @@ struct PagedRows {
   }
 };
 
-// The hardware prefetcher follows a stream of reads, but not across a jump to
-// another page of the cache: ask for the start of the next run while this one
-// is read.
-inline void prefetch(const float* next, bool wanted) {
-  if (!wanted) return;
-  for (int line = 0; line < 16; ++line) __builtin_prefetch(reinterpret_cast<const char*>(next) + 64 * line);
+// The hardware prefetcher follows a stream of reads but loses it at every
+// jump to another page of the cache, and needs a few misses to find the next
+// one. Asking for the first 2 KiB of the next page as this one starts covers
+// that (docs/benchmarks.md measures it: more, or later, is no better).
+inline void prefetch_start(const float* rows, std::int64_t floats) {
+  const char* bytes = reinterpret_cast<const char*>(rows);
+  const std::int64_t wanted = std::min<std::int64_t>(2048, floats * static_cast<std::int64_t>(sizeof(float)));
+  for (std::int64_t at = 0; at < wanted; at += 64) __builtin_prefetch(bytes + at);
 }
 
 // out[0..d) += Σ_j p[j] · values[j·d .. j·d + d): with kDim known, the d sums
@@ -136,7 +140,10 @@ DecodeResult decode(const Tensor4& q, const Rows& rows, const std::vector<std::i
       // kv heads lie side by side). Each key row is read once for its group.
       for (std::int64_t t = begin; t < end;) {
         const std::int64_t tokens = rows.run(s, 0, t, end).tokens;  // the same for every kv head
-        prefetch(rows.run(s, 0, t + tokens < end ? t + tokens : t, end).keys, t + tokens < end);
+        if (Rows::kPaged && t + tokens < end) {
+          const Run next = rows.run(s, 0, t + tokens, end);
+          prefetch_start(next.keys, next.tokens * d);
+        }
         for (std::int64_t g = 0; g < kv_heads; ++g) {
           const float* keys = rows.run(s, g, t, end).keys;
           for (std::int64_t j = 0; j < tokens; ++j) {
@@ -169,7 +176,10 @@ DecodeResult decode(const Tensor4& q, const Rows& rows, const std::vector<std::i
       // The weighted values, each value row read once for its group.
       for (std::int64_t t = begin; t < end;) {
         const std::int64_t tokens = rows.run(s, 0, t, end).tokens;
-        prefetch(rows.run(s, 0, t + tokens < end ? t + tokens : t, end).values, t + tokens < end);
+        if (Rows::kPaged && t + tokens < end) {
+          const Run next = rows.run(s, 0, t + tokens, end);
+          prefetch_start(next.values, next.tokens * d);
+        }
         for (std::int64_t g = 0; g < kv_heads; ++g) {
           const float* values = rows.run(s, g, t, end).values;
           for (std::int64_t h = g * group; h < (g + 1) * group; ++h) {
