@@ -19,7 +19,7 @@ if(ROOFLAB_WITH_CUDA)
   find_package(CUDAToolkit REQUIRED)
 endif()
 
-if(ROOFLAB_BUILD_TOOLS)
+if(ROOFLAB_BUILD_TOOLS OR ROOFLAB_STUDENT_TOOLS)
   find_package(nlohmann_json 3.10 REQUIRED)
   find_package(CLI11 REQUIRED)
   find_package(tomlplusplus REQUIRED)

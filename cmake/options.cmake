@@ -11,6 +11,8 @@ set(ROOFLAB_COURSE_DIR "${PROJECT_SOURCE_DIR}/solutions" CACHE PATH
     "Course tree to build: solutions/ (reference), assignments/ (student stubs) or a staged submission")
 option(ROOFLAB_HIDDEN_TESTS "Build each assignment's hidden tests (<assignment>/grading/tests/) where it has them" OFF)
 option(ROOFLAB_BUILD_TOOLS "Build the instructor tools: grader, release, docs checker" ON)
+option(ROOFLAB_STUDENT_TOOLS
+       "Without the instructor tools, still build `rooflab` with analyze, generate and bench on this course tree" OFF)
 option(ROOFLAB_NATIVE "Compile C++ for this machine's CPU (-march=native; see cmake/cpu.cmake)" ON)
 option(ROOFLAB_ENABLE_CUDA "Compile CUDA sources when nvcc is found (OFF proves the CPU-only build)" ON)
 set(ROOFLAB_GRADING_KIT_DIR "" CACHE PATH

@@ -1,7 +1,12 @@
 #include "release/release.hpp"
 
+#include "release/classroom_workflow.hpp"
+#include "release/include_pruning.hpp"
+
 #include <gtest/gtest.h>
+
 #include <unistd.h>
+#include <regex>
 
 #include "text/text.hpp"
 
@@ -112,6 +117,102 @@ TEST(Release, HeaderParsing) {
   ASSERT_TRUE(unnamed);
   EXPECT_EQ(unnamed->parameters, (std::vector<std::string>{"v", "a"}));
   EXPECT_FALSE(parse_function_header("if (x) "));
+}
+
+const std::string kStubWithHints =
+    "#include <bit>\n"
+    "#include <cstring>\n"
+    "#include <vector>\n"
+    "\n"
+    "#include \"a04_flash_attention/flash_attention.hpp\"\n"
+    "#include \"rooflab/fast_exp.hpp\"  // keep: a helper students should see\n"
+    "#include \"rooflab/not_implemented.hpp\"\n"
+    "\n"
+    "std::vector<int> f() { rooflab::todo(\"a04_flash_attention::f\"); }\n";
+
+TEST(IncludePruning, DropsWhatTheStubCompilesWithout) {
+  // This stub needs <vector> only: dropping <bit> and <cstring> still compiles.
+  int compiles = 0;
+  const std::string pruned = prune_includes(kStubWithHints, "a04_flash_attention", [&](const std::string& version) {
+    ++compiles;
+    return contains(version, "#include <vector>");
+  });
+  EXPECT_FALSE(contains(pruned, "<bit>"));
+  EXPECT_FALSE(contains(pruned, "<cstring>"));
+  EXPECT_TRUE(contains(pruned, "#include <vector>"));
+  // Never candidates: the assignment's own header, not_implemented and a `// keep`.
+  EXPECT_TRUE(contains(pruned, "a04_flash_attention/flash_attention.hpp"));
+  EXPECT_TRUE(contains(pruned, "rooflab/not_implemented.hpp"));
+  EXPECT_TRUE(contains(pruned, "rooflab/fast_exp.hpp"));
+  EXPECT_TRUE(contains(pruned, "std::vector<int> f()"));
+  EXPECT_EQ(compiles, 1 + 3 + 1);  // all at once, then each of the three, then the result
+  EXPECT_TRUE(same_but_pruned_includes(kStubWithHints, pruned, "a04_flash_attention"));
+}
+
+TEST(IncludePruning, OneCompileWhenNoCandidateIsNeeded) {
+  int compiles = 0;
+  const std::string pruned = prune_includes(kStubWithHints, "a04_flash_attention", [&](const std::string&) {
+    ++compiles;
+    return true;
+  });
+  EXPECT_EQ(compiles, 1);
+  EXPECT_FALSE(contains(pruned, "#include <vector>"));
+  EXPECT_FALSE(contains(pruned, "\n\n\n")) << "dropping a block of includes leaves no double blank line";
+}
+
+TEST(IncludePruning, KeepsEverythingWhenNothingCompilesWithoutIt) {
+  EXPECT_EQ(prune_includes(kStubWithHints, "a04_flash_attention",
+                           [](const std::string& version) { return version == kStubWithHints; }),
+            kStubWithHints);
+}
+
+TEST(IncludePruning, CheckAcceptsOnlyDroppedIncludes) {
+  const std::string without_bit = without_lines(kStubWithHints, {0});
+  EXPECT_TRUE(same_but_pruned_includes(kStubWithHints, without_bit, "a04_flash_attention"));
+  EXPECT_TRUE(same_but_pruned_includes(kStubWithHints, kStubWithHints, "a04_flash_attention"));
+  // Dropping the assignment's own header, or changing code, is staleness.
+  EXPECT_FALSE(same_but_pruned_includes(kStubWithHints, without_lines(kStubWithHints, {4}), "a04_flash_attention"));
+  std::string edited = kStubWithHints;
+  edited.replace(edited.find("f()"), 3, "g()");
+  EXPECT_FALSE(same_but_pruned_includes(kStubWithHints, edited, "a04_flash_attention"));
+}
+
+TEST(ClassroomWorkflow, GlobsBecomeCtestRegexes) {
+  const std::regex group(ctest_regex("a05_cuda_attention", {"Kernels/CudaAttention.*/standard", "Launch.?"}));
+  EXPECT_TRUE(std::regex_search(
+      "a05_cuda_attention.public.Kernels/CudaAttention.Matches/standard  # GetParam() = standard", group));
+  EXPECT_TRUE(std::regex_search("a05_cuda_attention.public.Launch.X", group));
+  EXPECT_FALSE(
+      std::regex_search("a05_cuda_attention.public.Kernels/CudaAttention.Matches/flash  # GetParam() = flash", group));
+  EXPECT_FALSE(std::regex_search("a05_cuda_attention.hidden.Launch.X", group));
+  EXPECT_FALSE(std::regex_search("a05_cuda_attention.public.KernelsXCudaAttention.Matches/standard", group))
+      << "a glob's '.' is a literal dot";
+}
+
+TEST(ClassroomWorkflow, OneGraderPerPublicGroupThenTheReporter) {
+  Rubric rubric;
+  rubric.assignment = "a01_roofline";
+  const auto group = [](std::string name, std::string test, double points, std::string visibility) {
+    RubricGroup g;
+    g.name = std::move(name);
+    g.tests = {std::move(test)};
+    g.points = points;
+    g.visibility = std::move(visibility);
+    return g;
+  };
+  rubric.groups = {group("memory", "ModelMemory.*", 8, "visible"),
+                   group("memory (hidden)", "HiddenMemory.*", 12, "after_due_date"),
+                   group("tensor cores (GPU only)", "Tc.*", 5, "visible"),
+                   group("a \"quoted\": name", "Roofline.*", 2.5, "visible")};
+  const std::string yaml = classroom_workflow({rubric});
+  EXPECT_TRUE(contains(yaml, "id: a01-roofline-1\n"));
+  EXPECT_FALSE(contains(yaml, "a01-roofline-2")) << "hidden groups stay with the course's grader";
+  EXPECT_FALSE(contains(yaml, "a01-roofline-3")) << "Classroom's runners have no GPU";
+  EXPECT_TRUE(contains(yaml, "test-name: \"a01_roofline: a \\\"quoted\\\": name\"")) << yaml;
+  EXPECT_TRUE(contains(yaml, "max-score: 8\n"));
+  EXPECT_TRUE(contains(yaml, "max-score: 2.5\n"));
+  EXPECT_TRUE(contains(yaml, "A01-ROOFLINE-4_RESULTS: \"${{ steps.a01-roofline-4.outputs.result }}\""));
+  EXPECT_TRUE(contains(yaml, "runners: a01-roofline-1,a01-roofline-4\n"));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "doc_regions.hpp"
 #include "function_tables.hpp"
+#include "grading_tables.hpp"
 #include "stage/manifest.hpp"
 #include "text/text.hpp"
 
@@ -20,7 +21,9 @@ int update_docs(const std::filesystem::path& root, const std::filesystem::path& 
   namespace fs = std::filesystem;
   Values values;
   add_registered(values);
-  add_function_tables(values, Manifest::load(manifest), root / "solutions");
+  const Manifest course = Manifest::load(manifest);
+  add_function_tables(values, course, root / "solutions");
+  add_grading_tables(values, course);
 
   std::vector<fs::path> files;
   for (const fs::path& dir : {root / "docs", root / "solutions"}) {

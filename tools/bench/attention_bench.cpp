@@ -1,7 +1,7 @@
-// `rooflab bench attention`: standard, linear and flash attention (the
-// reference solutions of a03 and a04) against OpenBLAS sgemm and PyTorch's CPU
-// attention, measured side by side in one run. Prints a Markdown table for
-// docs/benchmarks.md.
+// `rooflab bench attention`: standard, linear and flash attention (a03's and
+// a04's: the reference solutions in the reference build, the student's own in
+// a student build) against OpenBLAS sgemm and PyTorch's CPU attention, measured
+// side by side in one run. Prints a Markdown table for docs/benchmarks.md.
 #include "attention_bench.hpp"
 
 #include <omp.h>
@@ -29,16 +29,23 @@ struct Measured {
   double peak_bytes = 0;
 };
 
-// Best of `repeats` timed runs after one warm-up; the peak heap is the warm-up's.
-Measured measure(const std::function<Tensor4()>& run, int repeats) {
+// Best of `repeats` timed runs after one warm-up; the peak heap is the
+// warm-up's. Nothing when the code throws (a student's stub is "not
+// implemented"): `why` says what it threw, and the table goes on.
+std::optional<Measured> measure(const std::function<Tensor4()>& run, int repeats, std::string& why) {
   Measured result;
-  result.peak_bytes = static_cast<double>(rooflab::memory::measure_peak(run).peak_extra_bytes);
-  result.seconds = std::numeric_limits<double>::infinity();
-  for (int round = 0; round < repeats; ++round) {
-    const auto start = std::chrono::steady_clock::now();
-    const Tensor4 out = run();
-    result.seconds =
-        std::min(result.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  try {
+    result.peak_bytes = static_cast<double>(rooflab::memory::measure_peak(run).peak_extra_bytes);
+    result.seconds = std::numeric_limits<double>::infinity();
+    for (int round = 0; round < repeats; ++round) {
+      const auto start = std::chrono::steady_clock::now();
+      const Tensor4 out = run();
+      result.seconds =
+          std::min(result.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+  } catch (const std::exception& error) {
+    why = error.what();
+    return std::nullopt;
   }
   return result;
 }
@@ -62,11 +69,12 @@ std::optional<double> torch_seconds(const std::string& python, long long n, long
   return pclose(pipe) == 0 && read ? std::optional<double>(seconds) : std::nullopt;
 }
 
-// One table row: N, method, ms, GFLOP/s, peak extra MiB (— where not measured).
+// One table row: N, method, ms, GFLOP/s, peak extra MiB (— where not
+// measured, with the reason in place of the time when there is one).
 void print_row(long long n, const char* method, std::optional<double> seconds, double flops,
-               std::optional<double> peak_bytes) {
+               std::optional<double> peak_bytes, const std::string& why = "") {
   if (!seconds) {
-    std::printf("| %lld | %s | — | — | — |\n", n, method);
+    std::printf("| %lld | %s | %s | — | — |\n", n, method, why.empty() ? "—" : why.substr(0, 80).c_str());
     return;
   }
   std::printf("| %lld | %s | %.2f | %.1f | ", n, method, *seconds * 1e3, flops / *seconds / 1e9);
@@ -74,6 +82,19 @@ void print_row(long long n, const char* method, std::optional<double> seconds, d
     std::printf("%.2f |\n", *peak_bytes / (1 << 20));
   else
     std::printf("— |\n");
+}
+
+void print_measured(long long n, const char* method, const std::optional<Measured>& measured, double flops,
+                    const std::string& why) {
+  if (measured)
+    print_row(n, method, measured->seconds, flops, measured->peak_bytes);
+  else
+    print_row(n, method, std::nullopt, flops, std::nullopt, why);
+}
+
+// numerator / denominator with 2 decimals, or — when either was not measured (denominator 0).
+std::string ratio(std::optional<double> numerator, double denominator) {
+  return numerator && denominator > 0 ? std::to_string(*numerator / denominator).substr(0, 4) : "—";
 }
 
 }  // namespace
@@ -102,24 +123,25 @@ int run_attention_bench(const AttentionBenchOptions& options) {
     const Tensor4 q = rooflab::random_normal(1, 1, n, d, 1), k = rooflab::random_normal(1, 1, n, d, 2),
                   v = rooflab::random_normal(1, 1, n, d, 3);
     const double attention_flops = 4.0 * n * n * d, linear_flops = 4.0 * n * d * d;
-    const Measured standard =
-        measure([&] { return a03_attention_memory::standard_attention(q, k, v, false).output; }, repeats);
-    const Measured linear = measure([&] { return a03_attention_memory::linear_attention(q, k, v); }, repeats);
-    const Measured flash = measure([&] { return a04_flash_attention::flash_attention(q, k, v, {}).output; }, repeats);
+    std::string standard_why, linear_why, flash_why;
+    const std::optional<Measured> standard =
+        measure([&] { return a03_attention_memory::standard_attention(q, k, v, false).output; }, repeats, standard_why);
+    const std::optional<Measured> linear =
+        measure([&] { return a03_attention_memory::linear_attention(q, k, v); }, repeats, linear_why);
+    const std::optional<Measured> flash =
+        measure([&] { return a04_flash_attention::flash_attention(q, k, v, {}).output; }, repeats, flash_why);
     const std::optional<double> sgemm = rooflab::bench::attention_matmuls_seconds(n, d, threads, repeats);
     const std::optional<double> torch = python ? torch_seconds(*python, n, d, threads, repeats) : std::nullopt;
 
-    print_row(n, "standard (a03)", standard.seconds, attention_flops, standard.peak_bytes);
-    print_row(n, "linear (a03)", linear.seconds, linear_flops, linear.peak_bytes);
-    print_row(n, "flash (a04)", flash.seconds, attention_flops, flash.peak_bytes);
+    print_measured(n, "standard (a03)", standard, attention_flops, standard_why);
+    print_measured(n, "linear (a03)", linear, linear_flops, linear_why);
+    print_measured(n, "flash (a04)", flash, attention_flops, flash_why);
     print_row(n, "OpenBLAS sgemm, S = QKᵀ then SV", sgemm, attention_flops, 4.0 * n * (n + d));
     print_row(n, "PyTorch matmul-softmax-matmul", torch, attention_flops, std::nullopt);
     std::fflush(stdout);
-    char line[160];
-    std::snprintf(line, sizeof line, "| %lld | %s | %s |\n", n,
-                  sgemm ? std::to_string(*sgemm / flash.seconds).substr(0, 4).c_str() : "—",
-                  torch ? std::to_string(*torch / flash.seconds).substr(0, 4).c_str() : "—");
-    ratios += line;
+    const double flash_seconds = flash ? flash->seconds : 0.0;
+    ratios +=
+        "| " + std::to_string(n) + " | " + ratio(sgemm, flash_seconds) + " | " + ratio(torch, flash_seconds) + " |\n";
   }
   std::printf("%s", ratios.c_str());
   return 0;

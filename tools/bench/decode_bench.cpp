@@ -1,8 +1,10 @@
-// `rooflab bench decode`: a06's reference decode attention on the CPU, in
+// `rooflab bench decode`: a06's decode attention on the CPU (the reference, or
+// a student's own code in a student build), in
 // GB/s of cache read, beside this machine's copy bandwidth measured in the
 // same run (bandwidth.hpp), for the contiguous and the paged cache.
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -30,26 +32,31 @@ int run_decode_bench(const DecodeBenchOptions& options) {
   std::printf("\n|---:|---:|---:|---:|");
   for (std::size_t i = 0; i < options.page_sizes.size(); ++i) std::printf("---:|---:|");
   std::printf("\n");
-  for (std::int64_t length = options.min_length; length <= options.max_length; length *= 2) {
-    std::fprintf(stderr, "bench decode: L = %lld ...\n", static_cast<long long>(length));
-    const Tensor4 keys = rooflab::random_normal(1, kv_heads, length, d, 1);
-    const Tensor4 values = rooflab::random_normal(1, kv_heads, length, d, 2);
-    const Tensor4 q = rooflab::random_normal(1, heads, 1, d, 3);
-    const double bytes = 2.0 * static_cast<double>(length * kv_heads * d) * sizeof(float);
-    const ContiguousKvCache contiguous = append(make_contiguous_cache(1, kv_heads, d, length), 0, keys, values);
-    const double contiguous_s = rooflab::best_seconds(options.repeats, [&] { decode_attention(q, contiguous, {}); });
-    std::printf("| %lld | %.1f | %.1f | %.0f %% |", static_cast<long long>(length), bytes / (1 << 20),
-                bytes / contiguous_s / 1e9, 100 * bytes / contiguous_s / copy);
-    for (const long long page_size : options.page_sizes) {
-      std::vector<std::int64_t> pages(static_cast<std::size_t>((length + page_size - 1) / page_size));
-      std::iota(pages.begin(), pages.end(), 0);
-      std::shuffle(pages.begin(), pages.end(), std::mt19937_64(4));  // pages scattered, as in a server
-      const PagedKvCache paged = append(make_paged_cache(1, kv_heads, d, page_size, pages), 0, keys, values);
-      const double paged_s = rooflab::best_seconds(options.repeats, [&] { decode_attention(q, paged, {}); });
-      std::printf(" %.1f | %.2f |", bytes / paged_s / 1e9, paged_s / contiguous_s);
+  try {
+    for (std::int64_t length = options.min_length; length <= options.max_length; length *= 2) {
+      std::fprintf(stderr, "bench decode: L = %lld ...\n", static_cast<long long>(length));
+      const Tensor4 keys = rooflab::random_normal(1, kv_heads, length, d, 1);
+      const Tensor4 values = rooflab::random_normal(1, kv_heads, length, d, 2);
+      const Tensor4 q = rooflab::random_normal(1, heads, 1, d, 3);
+      const double bytes = 2.0 * static_cast<double>(length * kv_heads * d) * sizeof(float);
+      const ContiguousKvCache contiguous = append(make_contiguous_cache(1, kv_heads, d, length), 0, keys, values);
+      const double contiguous_s = rooflab::best_seconds(options.repeats, [&] { decode_attention(q, contiguous, {}); });
+      std::printf("| %lld | %.1f | %.1f | %.0f %% |", static_cast<long long>(length), bytes / (1 << 20),
+                  bytes / contiguous_s / 1e9, 100 * bytes / contiguous_s / copy);
+      for (const long long page_size : options.page_sizes) {
+        std::vector<std::int64_t> pages(static_cast<std::size_t>((length + page_size - 1) / page_size));
+        std::iota(pages.begin(), pages.end(), 0);
+        std::shuffle(pages.begin(), pages.end(), std::mt19937_64(4));  // pages scattered, as in a server
+        const PagedKvCache paged = append(make_paged_cache(1, kv_heads, d, page_size, pages), 0, keys, values);
+        const double paged_s = rooflab::best_seconds(options.repeats, [&] { decode_attention(q, paged, {}); });
+        std::printf(" %.1f | %.2f |", bytes / paged_s / 1e9, paged_s / contiguous_s);
+      }
+      std::printf("\n");
+      std::fflush(stdout);
     }
-    std::printf("\n");
-    std::fflush(stdout);
+  } catch (const std::exception& error) {  // a student's stub: "not implemented"
+    std::printf("\nstopped: %s\n", error.what());
+    return 1;
   }
   std::printf("\nTargets for L ≥ 8192: contiguous ≥ 80 %% of copy; paged at most 10 %% slower (ratio ≤ 1.10).\n");
   return 0;

@@ -1,24 +1,18 @@
-// `rooflab bench attention | grade`: benchmarks that print figures for
-// docs/benchmarks.md. Quote ratios measured side by side in one run.
-#include <unistd.h>
-
-#include <algorithm>
-#include <chrono>
+// `rooflab bench attention | decode | bandwidth | cuda-cpu`: benchmarks that
+// print figures for docs/benchmarks.md, on the course tree this build holds (the
+// reference, or a student's own code). Quote ratios measured side by side in
+// one run.
 #include <ctime>
 #include <fstream>
 #include <iostream>
 #include <thread>
-#include <vector>
 
 #include "attention_bench.hpp"
 #include "bandwidth.hpp"
 #include "commands.hpp"
-#include "pipeline/grade_command.hpp"
 
 namespace rooflab::cli {
-namespace {
 
-// "machine: 2 cores, 23 GiB, 2026-11-23": the line every benchmark starts with.
 std::string machine_line() {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
@@ -31,48 +25,13 @@ std::string machine_line() {
          std::to_string(static_cast<long>(kib / 1048576 + 0.5)) + " GiB, " + date;
 }
 
-struct GradeBench {
-  int rounds = 3, jobs = 2;
-  std::vector<std::string> assignments{"a01_roofline"};
-};
-
-// Grades the reference solutions `rounds` times (seed 1) and prints each time
-// and the median: the grader's own cost per submission.
-int bench_grade(const GradeBench& bench) {
-  const std::filesystem::path scratch =
-      std::filesystem::temp_directory_path() / ("rooflab-bench-grade-" + std::to_string(::getpid()));
-  std::vector<double> seconds;
-  for (int round = 1; round <= bench.rounds; ++round) {
-    GradeOptions options;
-    options.submission = kSourceDir / "solutions";
-    options.manifest = kBinaryDir / "rooflab_manifest.json";
-    options.out = scratch / ("report-" + std::to_string(round));
-    options.jobs = bench.jobs;
-    options.seed = 1;
-    options.only = bench.assignments;
-    const auto start = std::chrono::steady_clock::now();
-    const GradeResult result = run_grade(options);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    std::cout << "  round " << round << ": " << seconds.back() << " s, score " << result.score() << " / "
-              << result.max_score() << std::endl;
-  }
-  std::filesystem::remove_all(scratch);
-  std::sort(seconds.begin(), seconds.end());
-  std::cout << "median of " << bench.rounds << ": " << seconds[seconds.size() / 2] << " s to grade the solutions of";
-  for (const std::string& name : bench.assignments) std::cout << " " << name;
-  std::cout << " with -j " << bench.jobs << "\n";
-  return 0;
-}
-
-}  // namespace
-
-void add_bench(CLI::App& app, int& exit_code) {
+CLI::App& add_bench(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("bench", "Benchmarks that print figures (docs/benchmarks.md)");
   command->require_subcommand(1);
 
   auto attention = std::make_shared<bench::AttentionBenchOptions>();
   CLI::App* attention_cmd = command->add_subcommand(
-      "attention", "standard, linear and flash attention (reference) beside OpenBLAS sgemm and PyTorch, one run");
+      "attention", "standard, linear and flash attention (a03, a04) beside OpenBLAS sgemm and PyTorch, one run");
   CLI::Option* min_n =
       attention_cmd->add_option("--min-n", attention->min_n, "smallest sequence length")->check(CLI::PositiveNumber);
   CLI::Option* max_n =
@@ -92,7 +51,7 @@ void add_bench(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   attention_cmd->add_option("--python", gpu->python, "--gpu: a python3 that imports torch");
   attention_cmd->callback([attention, gpu, on_gpu, min_n, max_n, &exit_code] {
-    std::cout << machine_line() << std::endl;
+    std::cout << machine_line() << "\ncode: " << kWhoseCode << std::endl;
     if (*on_gpu) {
       // The GPU sweep has its own defaults; --min-n and --max-n replace them when given.
       if (min_n->count() > 0) gpu->min_n = attention->min_n;
@@ -105,7 +64,7 @@ void add_bench(CLI::App& app, int& exit_code) {
 
   auto decode = std::make_shared<bench::DecodeBenchOptions>();
   CLI::App* decode_cmd = command->add_subcommand(
-      "decode", "a06's decode attention (reference) in GB/s beside the copy bandwidth, contiguous and paged");
+      "decode", "a06's decode attention in GB/s beside the copy bandwidth, contiguous and paged");
   decode_cmd->add_option("--min-length", decode->min_length, "shortest cache")->check(CLI::PositiveNumber);
   decode_cmd->add_option("--max-length", decode->max_length, "longest cache (doubling from --min-length)")
       ->check(CLI::PositiveNumber);
@@ -121,7 +80,7 @@ void add_bench(CLI::App& app, int& exit_code) {
   decode_cmd->add_option("--repeats", decode->repeats, "timed runs per point (the best is kept)")
       ->check(CLI::PositiveNumber);
   decode_cmd->callback([decode, &exit_code] {
-    std::cout << machine_line() << std::endl;
+    std::cout << machine_line() << "\ncode: " << kWhoseCode << std::endl;
     exit_code = bench::run_decode_bench(*decode);
   });
 
@@ -139,15 +98,7 @@ void add_bench(CLI::App& app, int& exit_code) {
     exit_code = bench::run_cuda_cpu_bench();
   });
 
-  auto grade = std::make_shared<GradeBench>();
-  CLI::App* grade_cmd = command->add_subcommand("grade", "time grading the reference solutions, round by round");
-  grade_cmd->add_option("--rounds", grade->rounds, "gradings to time (default 3)")->check(CLI::PositiveNumber);
-  grade_cmd->add_option("-j,--jobs", grade->jobs, "parallel test processes")->check(CLI::PositiveNumber);
-  grade_cmd->add_option("--assignment", grade->assignments, "assignments to grade (default: a01_roofline)");
-  grade_cmd->callback([grade, &exit_code] {
-    std::cout << machine_line() << std::endl;
-    exit_code = bench_grade(*grade);
-  });
+  return *command;
 }
 
 }  // namespace rooflab::cli

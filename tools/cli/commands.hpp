@@ -5,21 +5,33 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
+#include <string>
 
 namespace rooflab::cli {
 
-// Where this build's defaults point: the repository and the reference build
-// (compiled in by tools/CMakeLists.txt).
+// Where this build's defaults point: the repository and this build, and whose
+// code the tools run (compiled in by tools/CMakeLists.txt).
 inline const std::filesystem::path kSourceDir = ROOFLAB_SOURCE_DIR;
 inline const std::filesystem::path kBinaryDir = ROOFLAB_BINARY_DIR;
+inline constexpr const char* kWhoseCode = ROOFLAB_WHOSE_CODE;
 
-void add_grade(CLI::App& app, int& exit_code);     // grade.cpp
-void add_release(CLI::App& app, int& exit_code);   // release.cpp
-void add_contract(CLI::App& app, int& exit_code);  // contract.cpp (run by the build)
-void add_analyze(CLI::App& app, int& exit_code);   // analyze.cpp
-void add_docs(CLI::App& app, int& exit_code);      // docs.cpp
-void add_plots(CLI::App& app, int& exit_code);     // plots.cpp
-void add_bench(CLI::App& app, int& exit_code);     // bench.cpp
-void add_generate(CLI::App& app, int& exit_code);  // generate.cpp
+// "machine: 2 cores, 23 GiB, 2026-11-23": the line every benchmark starts with.
+std::string machine_line();  // bench.cpp
+
+// In every build: the tools that run the course tree's code.
+void add_analyze(CLI::App& app, int& exit_code);     // analyze.cpp
+CLI::App& add_bench(CLI::App& app, int& exit_code);  // bench.cpp; returns `bench` for more subcommands
+void add_generate(CLI::App& app, int& exit_code);    // generate.cpp
+
+// The reference build only (ROOFLAB_INSTRUCTOR_TOOLS).
+
+void add_grade(CLI::App& app, int& exit_code);           // grade.cpp
+void add_grade_all(CLI::App& app, int& exit_code);       // grade_all.cpp
+void add_release(CLI::App& app, int& exit_code);         // release.cpp
+void add_export_student(CLI::App& app, int& exit_code);  // export_student.cpp
+void add_contract(CLI::App& app, int& exit_code);        // contract.cpp (run by the build)
+void add_docs(CLI::App& app, int& exit_code);            // docs.cpp
+void add_plots(CLI::App& app, int& exit_code);           // plots.cpp
+void add_bench_grade(CLI::App& bench, int& exit_code);   // bench_grade.cpp: `bench grade`
 
 }  // namespace rooflab::cli

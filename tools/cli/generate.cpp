@@ -1,5 +1,5 @@
-// `rooflab generate`: a06's transformer (the reference) decoding a model of
-// tools/models/ with random weights in fp32, timed, beside the roofline bound
+// `rooflab generate`: a06's transformer (with the reference's cache and decode, or a student's own)
+// decoding a model of tools/models/ with random weights in fp32, timed, beside the roofline bound
 // of a02's cost model at this machine's copy bandwidth, measured in the same
 // run. Students see decode reach the memory bound on their own machine.
 #include <algorithm>
@@ -72,6 +72,7 @@ int run_generate(const GenerateFlags& flags) {
                                     .bytes;
   const double tokens_per_s = static_cast<double>(flags.tokens * flags.batch) / decode_s;
   const double bound = bandwidth / bytes_per_step * static_cast<double>(flags.batch);
+  std::printf("code: %s\n", kWhoseCode);
   std::printf("model %s: %lld layers, d_model %lld, %lld heads (%lld kv), fp32, random weights\n",
               file.config.name.c_str(), static_cast<long long>(config.layers), static_cast<long long>(config.d_model),
               static_cast<long long>(config.heads), static_cast<long long>(config.kv_heads));

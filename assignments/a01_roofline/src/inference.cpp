@@ -1,12 +1,10 @@
 // a01_roofline, part 4: a whole model decoding on a whole GPU.
 #include "a01_roofline/inference.hpp"
 
-#include <algorithm>
-
 #include "a01_roofline/attention_cost.hpp"
 #include "a01_roofline/memory.hpp"
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a01_roofline {
 

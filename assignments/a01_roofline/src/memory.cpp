@@ -1,10 +1,8 @@
 // a01_roofline, part 1: bytes of weights, decode speed limit, KV cache.
 #include "a01_roofline/memory.hpp"
 
-#include <stdexcept>
-
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a01_roofline {
 

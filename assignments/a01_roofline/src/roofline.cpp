@@ -1,10 +1,8 @@
 // a01_roofline, part 2: arithmetic intensity and the roofline.
 #include "a01_roofline/roofline.hpp"
 
-#include <algorithm>
-
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a01_roofline {
 

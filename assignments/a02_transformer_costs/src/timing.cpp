@@ -1,16 +1,11 @@
 // a02_transformer_costs, part 4: time on a roofline, KV-cache and speculative speed-ups.
 #include "a02_transformer_costs/timing.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <stdexcept>
-#include <string>
-
 #include "a02_transformer_costs/components.hpp"
 #include "a02_transformer_costs/models.hpp"
 #include "a02_transformer_costs/parameters.hpp"
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a02_transformer_costs {
 

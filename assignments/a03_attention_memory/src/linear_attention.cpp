@@ -1,8 +1,6 @@
 // a03_attention_memory, part 3: linear attention, bidirectional and causal.
 #include "a03_attention_memory/linear_attention.hpp"
 
-#include <vector>
-
 #include "rooflab/not_implemented.hpp"
 
 namespace a03_attention_memory {

@@ -1,14 +1,10 @@
 // a03_attention_memory, part 2: attention's memory in theory and measured.
 #include "a03_attention_memory/memory.hpp"
 
-#include <chrono>
-#include <stdexcept>
-#include <string>
-
 #include "a03_attention_memory/standard_attention.hpp"
-#include "rooflab/memory_tracker.hpp"
+#include "rooflab/memory_tracker.hpp"  // keep: rooflab::memory::measure_peak
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a03_attention_memory {
 

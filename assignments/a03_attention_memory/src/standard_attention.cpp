@@ -1,10 +1,6 @@
 // a03_attention_memory, part 1: standard attention, materialising S and P.
 #include "a03_attention_memory/standard_attention.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
-
 #include "rooflab/not_implemented.hpp"
 
 namespace a03_attention_memory {

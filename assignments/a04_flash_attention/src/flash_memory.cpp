@@ -1,11 +1,9 @@
 // a04_flash_attention, part 2: flash attention's memory, estimated and measured.
 #include "a04_flash_attention/flash_memory.hpp"
 
-#include <algorithm>
-
-#include "rooflab/memory_tracker.hpp"
+#include "rooflab/memory_tracker.hpp"  // keep: rooflab::memory::measure_peak
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a04_flash_attention {
 

@@ -11,11 +11,9 @@
 // before adding the tile's terms. The output is acc / l and lse = m + log l.
 // The scores never leave the thread: device memory sees Q, K, V read once per
 // row tile and O written once.
-#include <cmath>
-#include <vector>
 
 #include "a05_cuda_attention/cuda_attention.hpp"
-#include "rooflab/cuda_helpers.hpp"
+#include "rooflab/cuda_helpers.hpp"  // keep: ROOFLAB_CUDA_CHECK, ceil_div, require_shared_memory
 #include "rooflab/not_implemented.hpp"
 
 namespace a05_cuda_attention {

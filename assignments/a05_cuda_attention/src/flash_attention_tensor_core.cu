@@ -15,14 +15,11 @@
 //
 // Compiled by nvcc only (GPU_CUDA_FILES): the CPU runtime does not model
 // tensor cores. Without a GPU the provided tensor_core_unavailable.cpp stands in.
-#include <cuda_fp16.h>
+#include <cuda_fp16.h>  // keep: __half
 #include <mma.h>
 
-#include <cmath>
-#include <vector>
-
 #include "a05_cuda_attention/cuda_attention.hpp"
-#include "rooflab/cuda_helpers.hpp"
+#include "rooflab/cuda_helpers.hpp"  // keep: ROOFLAB_CUDA_CHECK, ceil_div, require_shared_memory
 #include "rooflab/not_implemented.hpp"
 
 namespace a05_cuda_attention {

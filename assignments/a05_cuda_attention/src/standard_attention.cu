@@ -8,11 +8,9 @@
 // device memory three times: that traffic is what flash attention (part 2)
 // removes. Kernels sit in an anonymous namespace: only the launcher at the
 // bottom is the contract.
-#include <cmath>
-#include <vector>
 
 #include "a05_cuda_attention/cuda_attention.hpp"
-#include "rooflab/cuda_helpers.hpp"
+#include "rooflab/cuda_helpers.hpp"  // keep: ROOFLAB_CUDA_CHECK, ceil_div, require_shared_memory
 #include "rooflab/not_implemented.hpp"
 
 namespace a05_cuda_attention {

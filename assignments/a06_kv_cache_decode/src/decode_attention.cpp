@@ -10,15 +10,10 @@
 // sum a = Σ exp(s_j − m) v_j. A second pass merges a query's
 // chunks: with M = max_c m_c,
 //   l = Σ_c l_c · exp(m_c − M),   o = Σ_c a_c · exp(m_c − M) / l,   lse = M + log l.
-#include <omp.h>
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <vector>
+#include <omp.h>  // keep: OpenMP
 
 #include "a06_kv_cache_decode/decode_attention.hpp"
-#include "rooflab/fast_exp.hpp"
+#include "rooflab/fast_exp.hpp"  // keep: rooflab::exp_nonpositive, an exp the compiler vectorises
 #include "rooflab/not_implemented.hpp"
 
 namespace a06_kv_cache_decode {

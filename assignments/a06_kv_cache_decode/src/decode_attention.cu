@@ -12,14 +12,9 @@
 //
 // One kernel serves both caches: the contiguous cache is a paged one whose
 // pages are whole sequences (page_size = capacity, sequence s on page s).
-#include <algorithm>
-#include <cmath>
-#include <stdexcept>
-#include <string>
-#include <vector>
 
 #include "a06_kv_cache_decode/decode_attention.hpp"
-#include "rooflab/cuda_helpers.hpp"
+#include "rooflab/cuda_helpers.hpp"  // keep: ROOFLAB_CUDA_CHECK, ceil_div, require_shared_memory
 #include "rooflab/not_implemented.hpp"
 
 namespace a06_kv_cache_decode {

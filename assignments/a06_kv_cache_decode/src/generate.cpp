@@ -1,10 +1,6 @@
 // a06_kv_cache_decode, part 4: greedy generation through the KV cache.
 #include "a06_kv_cache_decode/generate.hpp"
 
-#include <algorithm>
-#include <stdexcept>
-#include <string>
-
 #include "rooflab/not_implemented.hpp"
 
 namespace a06_kv_cache_decode {

@@ -1,7 +1,4 @@
 // a06_kv_cache_decode, part 1: the contiguous and the paged KV cache.
-#include <algorithm>
-#include <stdexcept>
-#include <string>
 
 #include "a06_kv_cache_decode/kv_cache.hpp"
 #include "rooflab/not_implemented.hpp"

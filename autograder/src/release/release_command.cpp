@@ -3,9 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "os/process.hpp"
+#include "release/include_pruning.hpp"
 #include "release/release.hpp"
 #include "text/text.hpp"
 
@@ -13,42 +15,80 @@ namespace rooflab {
 namespace fs = std::filesystem;
 namespace {
 
-// Compiles each generated file that holds stubs with the exact command the
-// solutions build used for its solution twin, so a stub that would not compile
-// (or would warn under -Werror) fails the release with its file and line.
-bool stubs_compile(const std::map<fs::path, std::string>& tree, const ReleaseOptions& options) {
-  const nlohmann::json commands = nlohmann::json::parse(text::read_file(options.compile_commands));
-  const fs::path scratch = fs::temp_directory_path() / ("rooflab-release-" + std::to_string(::getpid()));
-  fs::remove_all(scratch);
-  for (const auto& [relative, contents] : tree) text::write_file(scratch / relative, contents);
+// The compile commands of a solutions build, and the scratch folder where a
+// generated file is compiled in place of its solution twin.
+class StubCompiler {
+ public:
+  StubCompiler(const ReleaseOptions& options, const std::map<fs::path, std::string>& tree)
+      : options_(options),
+        commands_(nlohmann::json::parse(text::read_file(options.compile_commands))),
+        scratch_(fs::temp_directory_path() / ("rooflab-release-" + std::to_string(::getpid()))) {
+    fs::remove_all(scratch_);
+    // The whole tree, so that a stub's own includes resolve as they will for students.
+    for (const auto& [relative, contents] : tree) text::write_file(scratch_ / relative, contents);
+  }
+  ~StubCompiler() { fs::remove_all(scratch_); }
+  StubCompiler(const StubCompiler&) = delete;
+  StubCompiler& operator=(const StubCompiler&) = delete;
 
-  bool ok = true;
-  for (const auto& [relative, contents] : tree) {
-    const fs::path solution = fs::weakly_canonical(options.solutions / relative);
-    if (!release::has_markers(text::read_file(solution))) continue;
-    for (const auto& entry : commands) {
+  // Compiles `contents` as `relative` with the exact command(s) the solutions
+  // build used for its solution twin (g++, and nvcc for a .cu file where it
+  // exists). Empty when every command succeeded, else the compiler's output.
+  // A file that no command compiles (a header) succeeds.
+  std::optional<std::string> errors(const fs::path& relative, const std::string& contents) {
+    text::write_file(scratch_ / relative, contents);
+    const fs::path solution = fs::weakly_canonical(options_.solutions / relative);
+    std::string output;
+    for (const auto& entry : commands_) {
       if (fs::weakly_canonical(entry.at("file").get<std::string>()) != solution) continue;
       std::string command = entry.at("command").get<std::string>();
       const auto replace_all = [&](const std::string& from, const std::string& to) {
         for (auto at = command.find(from); at != std::string::npos; at = command.find(from, at + to.size()))
           command.replace(at, from.size(), to);
       };
-      replace_all(entry.at("file").get<std::string>(), (scratch / relative).string());
+      replace_all(entry.at("file").get<std::string>(), (scratch_ / relative).string());
       if (const auto out = command.find(" -o "); out != std::string::npos) {
         const auto end = command.find(' ', out + 4);
         command.replace(out, end - out, " -o /dev/null");
       }
       const ProcessResult result = run_process({"/bin/sh", "-c", command}, entry.at("directory").get<std::string>(),
-                                               scratch / "compile.log", ProcessLimits::timeout(300));
-      if (!result.succeeded()) {
-        ok = false;
-        std::cerr << "release: the stub generated from " << (options.solutions / relative).string()
-                  << " does not compile:\n"
-                  << result.output << '\n';
-      }
+                                               scratch_ / "compile.log", ProcessLimits::timeout(300));
+      if (!result.succeeded()) output += result.output;
+    }
+    if (output.empty()) return std::nullopt;
+    return output;
+  }
+
+ private:
+  const ReleaseOptions& options_;
+  nlohmann::json commands_;
+  fs::path scratch_;
+};
+
+// The assignment a generated file belongs to: its first path component.
+std::string assignment_of(const fs::path& relative) { return relative.begin()->string(); }
+
+// Drops the includes each stub does not need (include_pruning.hpp), then
+// compiles every stub: one that would not compile (or would warn under
+// -Werror) fails the release with its file and line.
+bool prune_and_compile_stubs(std::map<fs::path, std::string>& tree, const ReleaseOptions& options) {
+  StubCompiler compiler(options, tree);
+  bool ok = true;
+  for (auto& [relative, contents] : tree) {
+    if (!release::has_markers(text::read_file(options.solutions / relative))) continue;
+    const std::string before = contents;
+    contents = release::prune_includes(contents, assignment_of(relative), [&](const std::string& version) {
+      return !compiler.errors(relative, version).has_value();
+    });
+    if (contents != before)
+      std::cout << "release: " << relative.string() << ": dropped includes the stub does not need\n";
+    if (const auto errors = compiler.errors(relative, contents)) {
+      ok = false;
+      std::cerr << "release: the stub generated from " << (options.solutions / relative).string()
+                << " does not compile:\n"
+                << *errors << '\n';
     }
   }
-  fs::remove_all(scratch);
   return ok;
 }
 
@@ -71,7 +111,8 @@ int run_release(const ReleaseOptions& options) {
       const fs::path target = options.assignments / relative;
       if (!fs::exists(target))
         stale.push_back("missing  " + target.string());
-      else if (text::read_file(target) != contents)
+      else if (const std::string released = text::read_file(target);
+               released != contents && !release::same_but_pruned_includes(contents, released, assignment_of(relative)))
         stale.push_back("changed  " + target.string());
     }
     if (fs::exists(options.assignments)) {
@@ -91,7 +132,7 @@ int run_release(const ReleaseOptions& options) {
     return 1;
   }
 
-  if (!options.compile_commands.empty() && !stubs_compile(tree, options)) return 1;
+  if (!options.compile_commands.empty() && !prune_and_compile_stubs(tree, options)) return 1;
   fs::remove_all(options.assignments);
   for (const auto& [relative, contents] : tree) text::write_file(options.assignments / relative, contents);
   std::cout << "release: wrote " << tree.size() << " files to " << options.assignments.string() << '\n';

@@ -2,7 +2,7 @@
 #include "a01_roofline/attention_cost.hpp"
 
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a01_roofline {
 

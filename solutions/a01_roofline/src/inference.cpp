@@ -2,11 +2,12 @@
 #include "a01_roofline/inference.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "a01_roofline/attention_cost.hpp"
 #include "a01_roofline/memory.hpp"
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a01_roofline {
 
@@ -14,12 +15,11 @@ namespace a01_roofline {
 namespace {
 
 void validate_model(const ModelConfig& model) {
-  rooflab::require_positive(model.num_params, "num_params");
-  rooflab::require_positive(model.num_layers, "num_layers");
-  rooflab::require_positive(model.d_model, "d_model");
-  rooflab::require_positive(model.num_heads, "num_heads");
-  rooflab::require_positive(model.num_kv_heads, "num_kv_heads");
-  rooflab::require_positive(model.bytes_per_param, "bytes_per_param");
+  const std::pair<double, const char*> fields[] = {
+      {model.num_params, "num_params"},     {model.num_layers, "num_layers"},
+      {model.d_model, "d_model"},           {model.num_heads, "num_heads"},
+      {model.num_kv_heads, "num_kv_heads"}, {model.bytes_per_param, "bytes_per_param"}};
+  for (const auto& [value, name] : fields) rooflab::require_positive(value, name);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a01_roofline {
 

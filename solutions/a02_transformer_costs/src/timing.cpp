@@ -10,7 +10,7 @@
 #include "a02_transformer_costs/models.hpp"
 #include "a02_transformer_costs/parameters.hpp"
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a02_transformer_costs {
 

@@ -4,10 +4,10 @@
 // where nvcc exists, again for the CUDA device system under the name
 // standard_attention_thrust_cuda. So: C++17, no lambdas (device code needs
 // annotated functors), and only what both systems offer.
-#include <thrust/copy.h>
-#include <thrust/device_vector.h>
-#include <thrust/for_each.h>
-#include <thrust/iterator/counting_iterator.h>
+#include <thrust/copy.h>                        // keep: Thrust
+#include <thrust/device_vector.h>               // keep: Thrust
+#include <thrust/for_each.h>                    // keep: Thrust
+#include <thrust/iterator/counting_iterator.h>  // keep: Thrust
 
 #include <cmath>
 

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "rooflab/memory_tracker.hpp"
+#include "rooflab/memory_tracker.hpp"  // keep: rooflab::memory::measure_peak
 #include "rooflab/not_implemented.hpp"
-#include "rooflab/validate.hpp"
+#include "rooflab/validate.hpp"  // keep: rooflab::require_positive
 
 namespace a04_flash_attention {
 

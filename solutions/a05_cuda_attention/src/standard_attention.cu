@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "a05_cuda_attention/cuda_attention.hpp"
-#include "rooflab/cuda_helpers.hpp"
+#include "rooflab/cuda_helpers.hpp"  // keep: ROOFLAB_CUDA_CHECK, ceil_div, require_shared_memory
 #include "rooflab/not_implemented.hpp"
 
 namespace a05_cuda_attention {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "a06_kv_cache_decode/decode_attention.hpp"
-#include "rooflab/cuda_helpers.hpp"
+#include "rooflab/cuda_helpers.hpp"  // keep: ROOFLAB_CUDA_CHECK, ceil_div, require_shared_memory
 #include "rooflab/not_implemented.hpp"
 
 namespace a06_kv_cache_decode {

@@ -19,18 +19,19 @@
 namespace a06_kv_cache_decode {
 namespace {
 
-void require_positive(std::int64_t value, const char* name) {
+// A model size that must be at least 1.
+void require_size(std::int64_t value, const char* name) {
   if (value <= 0) throw std::invalid_argument(std::string(name) + ": must be positive");
 }
 
 void require_valid(const ModelConfig& c) {
-  require_positive(c.layers, "layers");
-  require_positive(c.d_model, "d_model");
-  require_positive(c.heads, "heads");
-  require_positive(c.kv_heads, "kv_heads");
-  require_positive(c.d_ff, "d_ff");
-  require_positive(c.vocab, "vocab");
-  require_positive(c.context, "context");
+  require_size(c.layers, "layers");
+  require_size(c.d_model, "d_model");
+  require_size(c.heads, "heads");
+  require_size(c.kv_heads, "kv_heads");
+  require_size(c.d_ff, "d_ff");
+  require_size(c.vocab, "vocab");
+  require_size(c.context, "context");
   if (c.d_model % c.heads != 0) throw std::invalid_argument("heads: must divide d_model");
   if (c.heads % c.kv_heads != 0) throw std::invalid_argument("kv_heads: must divide heads");
 }
@@ -175,6 +176,10 @@ Model random_model(const ModelConfig& config, std::uint64_t seed) {
 DecodeState make_decode_state(const ModelConfig& config, std::int64_t sequences, std::int64_t capacity, bool paged,
                               std::int64_t page_size) {
   require_valid(config);
+  // Checked here, before the pool's size divides by them (the caches check them too).
+  if (sequences <= 0) throw std::invalid_argument("sequences: must be positive");
+  if (capacity <= 0) throw std::invalid_argument("capacity: must be positive");
+  if (paged && page_size <= 0) throw std::invalid_argument("page_size: must be positive");
   DecodeState state;
   state.paged = paged;
   for (std::int64_t l = 0; l < config.layers; ++l) {

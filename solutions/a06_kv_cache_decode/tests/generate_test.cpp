@@ -78,12 +78,13 @@ TEST(Generate, GroupedQueryAttention) {
 }
 
 TEST(Generate, RejectsBadInputs) {
-  const rooflab::testing::ArgumentNames names{"prompts", "steps", "context"};
+  const rooflab::testing::ArgumentNames names{"prompts", "steps", "context", "page_size"};
   const Model model = random_model(tiny(), 5);
   EXPECT_INVALID_ARGUMENT(generate(model, {}, 3, {}), "prompts");
   EXPECT_INVALID_ARGUMENT(generate(model, {{1}, {}}, 3, {}), "prompts");
   EXPECT_INVALID_ARGUMENT(generate(model, {{1}}, -1, {}), "steps");
   EXPECT_INVALID_ARGUMENT(generate(model, {{1, 2}}, 63, {}), "context");
+  EXPECT_INVALID_ARGUMENT(generate(model, {{1}}, 3, {true, 0}), "page_size");
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ struct GpuSpec {
 // Every catalog entry, in the order the docs list them.
 const std::vector<GpuSpec>& gpu_catalog();
 
-// The entry with this id; throws std::invalid_argument listing the known ids.
+// The entry with this id; an unknown id throws std::invalid_argument naming
+// that id and listing the known ones.
 const GpuSpec& find_gpu(std::string_view id);
 
 }  // namespace a01_roofline

@@ -4,6 +4,12 @@
 // read once per step and shared by the batch; every request reads its own KV
 // cache; each new token costs 2 FLOPs per parameter plus attention over the
 // cache. Activations (batch × d_model per layer) are neglected.
+//
+// Validation as in memory.hpp: each input a function lists as checked must be a
+// positive finite number, else std::invalid_argument whose message names that
+// input (a field by its field name: num_kv_heads, memory_bytes) and no other
+// input of the function. Nothing else is checked: not the name strings, nor how
+// d_model, num_heads and num_kv_heads relate.
 #pragma once
 
 #include <string>
@@ -28,9 +34,8 @@ struct ModelConfig {
 // One decode step of `batch` requests, each attending to `kv_len` cached tokens:
 //   flops = 2·batch·num_params + num_layers × attention_flops(batch, heads, 1, kv_len, head_dim)
 //   bytes = weights (num_params × bytes_per_param) + kv_cache_bytes(batch, kv_len, ...)
-// Throws std::invalid_argument naming the ModelConfig field (num_params,
-// num_layers, d_model, num_heads, num_kv_heads or bytes_per_param), batch or
-// kv_len, whichever is not a positive finite number.
+// Checks every numeric ModelConfig field (num_params, num_layers, d_model,
+// num_heads, num_kv_heads, bytes_per_param), batch and kv_len.
 struct DecodeStepCost {
   double flops = 0;
   double weight_bytes = 0;
@@ -43,10 +48,9 @@ DecodeStepCost decode_step_cost(const ModelConfig& model, double batch, double k
 
 // Everything a decode deployment of `model` on `gpu` at (batch, context_len)
 // is limited by. Each field is defined in docs/01_memory_bound_inference.md.
-// Throws std::invalid_argument naming what is not a positive finite number: a
-// ModelConfig field (as decode_step_cost does), a GpuSpec field
-// (peak_flops_per_s, bandwidth_bytes_per_s or memory_bytes), batch, or
-// context_len (by that name, not kv_len).
+// Checks the ModelConfig fields as decode_step_cost does, the GpuSpec fields
+// peak_flops_per_s, bandwidth_bytes_per_s and memory_bytes, batch, and
+// context_len, by that name: a message naming kv_len instead is wrong.
 struct InferenceAnalysis {
   double weight_bytes = 0;         // num_params × bytes_per_param
   double kv_cache_bytes = 0;       // whole batch at context_len

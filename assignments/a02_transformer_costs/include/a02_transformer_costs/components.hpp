@@ -11,12 +11,12 @@
 // residual adds and activation functions (elementwise O(R·D) work, applied in
 // the epilogue of the matmul next to it).
 //
-// Bad input throws std::invalid_argument whose message names the bad input
-// and no other. matmul_cost names m, k, n or bytes_per_element. Every function
-// of a model and a pass checks both as require_valid (models.hpp) does,
-// naming the field: num_layers, d_model, num_heads, num_kv_heads (also when
-// it does not divide num_heads), d_ff, vocab_size, context_len,
-// bytes_per_element; batch, new_tokens (also when it exceeds context), context.
+// Validation (model.hpp): matmul_cost checks m, k, n and bytes_per_element.
+// Every function of a model and a pass checks the model, then the pass, as
+// require_valid (models.hpp) does, naming the field: num_layers, d_model,
+// num_heads, num_kv_heads (also when it exceeds or does not divide num_heads),
+// d_ff, vocab_size, context_len, bytes_per_element; batch, new_tokens (also when
+// it exceeds context), context.
 #pragma once
 
 #include "a02_transformer_costs/model.hpp"
@@ -29,8 +29,8 @@ Cost matmul_cost(double m, double k, double n, double bytes_per_element);
 
 // y = x·W (+ b) for `rows` rows of width in_features: the matmul, plus with a
 // bias one add per output element (rows·out FLOPs) and the bias read (out elements).
-// Checks its input through matmul_cost: a bad rows, in_features or
-// out_features is named m, k or n; a bad bytes_per_element by its name.
+// Checks its input through matmul_cost, by matmul_cost's names: a bad rows,
+// in_features or out_features is named m, k or n; bytes_per_element by itself.
 Cost linear_cost(double rows, double in_features, double out_features, bool bias, double bytes_per_element);
 
 // Q, K and V projections as three linear layers, each re-reading the input:

@@ -3,8 +3,16 @@
 // Conventions (docs/03_transformer_costs.md): 2 FLOPs per multiply-add; bytes
 // are bytes read plus bytes written, each tensor moved once per operation that
 // touches it; every element is `bytes_per_element` bytes (weights, activations
-// and the KV cache alike). Every function throws std::invalid_argument naming
-// the argument when an input is non-positive or non-finite.
+// and the KV cache alike).
+//
+// Validation, the same in every header of this lab: a bad input throws
+// std::invalid_argument whose message names it as a word of its own and no other
+// input of the function; a struct's field is named by its field name
+// (num_kv_heads, peak_flops_per_s). Unless its function says otherwise, a
+// number must be positive and finite: "d_ff must be a positive finite number,
+// got 0" (what rooflab::require_positive in rooflab/validate.hpp throws). With
+// several bad inputs, any one of them may be named: tests make one input bad at
+// a time.
 #pragma once
 
 #include <string>

@@ -15,8 +15,16 @@ TransformerConfig gpt2_xl();
 // says why 300 and not the datasheet's 320).
 Hardware lab_t4();
 
-// Throw std::invalid_argument naming the field: every number positive and
-// finite, num_kv_heads dividing num_heads, a pass's new_tokens <= context.
+// The checks the contract functions make (provided: call them). Each throws
+// std::invalid_argument naming the bad field and no other field:
+//   model     num_layers, d_model, num_heads, num_kv_heads, d_ff, vocab_size,
+//             context_len, bytes_per_element not positive and finite; then
+//             num_kv_heads when it exceeds num_heads or does not divide it
+//   pass      batch, new_tokens, context not positive and finite; then
+//             new_tokens when it exceeds context
+//   hardware  peak_flops_per_s, bandwidth_bytes_per_s not positive and finite
+// Nothing else is checked: not the name, the kinds and flags, nor a pass's
+// context against the model's context_len.
 void require_valid(const TransformerConfig& model);
 void require_valid(const Pass& pass);
 void require_valid(const Hardware& hardware);

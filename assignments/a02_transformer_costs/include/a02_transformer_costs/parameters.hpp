@@ -1,7 +1,8 @@
 // a02_transformer_costs — contract, part 3: what a model keeps in memory.
-// Every function throws std::invalid_argument naming a non-positive or
-// non-finite input and no other: the model's field as require_valid
-// (models.hpp) names it, and kv_cache_bytes's batch or seq_len.
+//
+// Validation (model.hpp): every function checks the model as require_valid
+// (models.hpp) does, naming the field (num_kv_heads also when it exceeds or does
+// not divide num_heads); kv_cache_bytes then checks batch and seq_len.
 #pragma once
 
 #include "a02_transformer_costs/model.hpp"

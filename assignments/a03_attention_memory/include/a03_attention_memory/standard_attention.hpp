@@ -23,7 +23,15 @@ struct AttentionResult {
 // tensor, the weights P = softmax(S) another, then O = P V. With `causal`, key j
 // is hidden from query i when j > i (N must equal M). So the call's peak extra
 // memory is S + P + O, what estimate_memory(Method::standard, ...) predicts.
-// Throws std::invalid_argument naming q, k, v or causal for inputs that do not fit.
+//
+// Validation, the same in the Thrust versions below: require_valid (provided,
+// at the end of this header) throws std::invalid_argument whose message starts
+// with the culprit's name and names no other of q, k, v, causal:
+//   q, k, v  a dimension not positive, or data.size() not the product of its shape
+//   k        batch, heads or d differing from q's
+//   v        batch or heads differing from q's, or length differing from k's M
+//   causal   causal with N != M
+// d_v may differ from d.
 AttentionResult standard_attention(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
 // The same computation written once against Thrust: one work item per query
@@ -34,8 +42,8 @@ AttentionResult standard_attention(const Tensor4& q, const Tensor4& k, const Ten
 AttentionResult standard_attention_thrust(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 AttentionResult standard_attention_thrust_cuda(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
-// The input checks both implementations share (provided): throws
-// std::invalid_argument naming q, k, v or causal.
+// The input checks every implementation makes first (provided; see Validation
+// above).
 inline void require_valid(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) {
   rooflab::require_attention_inputs(q, k, v);
   if (causal && q.rows() != k.rows()) throw std::invalid_argument("causal: needs as many queries as keys");

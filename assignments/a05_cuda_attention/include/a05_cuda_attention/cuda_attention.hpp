@@ -36,12 +36,18 @@ inline constexpr std::int64_t kMaxHeadDim = 128;
 // the first N − M rows see no key. A row that sees no key has output 0 and
 // lse −∞ (no NaN).
 //
-// Validation (std::invalid_argument; the message starts with the name):
+// Validation, by the provided checks at the end of this header, before any
+// device work (std::invalid_argument; the message starts with the culprit's name
+// and names no other of q, k, v):
 //   q, k, v   every dimension positive, data matching the shape; k and v with
 //             q's batch and heads; k with q's d; v with k's M
-//             (rooflab::require_attention_inputs)
-//   q         head dimension d at most kMaxHeadDim (flash kernels only), and
-//             64 or 128 with d_v == d (tensor cores only)
+//             (require_valid: rooflab::require_attention_inputs); every launcher
+//   q         flash_attention_cuda: d and d_v at most kMaxHeadDim
+//             (require_flash_head_dim)
+//   q         flash_attention_tensor_core: d = d_v = 64 or 128
+//             (require_tensor_core_head_dim)
+// The head-dimension checks name q even when d_v is the culprit. causal is not
+// checked: any N and M are valid with or without the mask.
 //
 // Standard attention, three kernels: S = Q Kᵀ/√d (tiled through shared
 // memory, masked), a row softmax (one warp per row, warp-shuffle max and sum,
@@ -56,11 +62,13 @@ AttentionResult flash_attention_cuda(const Tensor4& q, const Tensor4& k, const T
 
 // Flash attention on tensor cores (WMMA): inputs rounded to fp16, products
 // accumulated in fp32, output fp32. Needs a GPU (the CPU runtime does not
-// model tensor cores): without one, this throws std::runtime_error and its
-// tests skip.
+// model tensor cores): without one, this throws std::runtime_error (after the
+// checks above, so bad inputs still throw std::invalid_argument) and its tests
+// skip.
 AttentionResult flash_attention_tensor_core(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
-// The checks every launcher makes first (see Validation above).
+// The checks every launcher makes first (see Validation above): require_valid in
+// all three, then each flash kernel its own head-dimension check.
 inline void require_valid(const Tensor4& q, const Tensor4& k, const Tensor4& v) {
   rooflab::require_attention_inputs(q, k, v);
 }

@@ -35,16 +35,24 @@ struct DecodeResult {
 // over the cache's lengths[s] tokens of kv head h / (H / kv_heads). A sequence
 // with no cached token gives output 0 and lse −∞.
 //
-// Validation (std::invalid_argument; the message starts with the name):
-//   q        well formed, one row per (sequence, head) (its rows dimension is
-//            1), as many sequences as the cache and head_dim equal to its
-//   heads    a multiple of the cache's kv_heads (q's heads dimension)
-//   splits, threads  not negative
+// Validation, by require_valid below (provided; every implementation calls it
+// first): std::invalid_argument whose message starts with the culprit's name and
+// names no other of q, heads, splits, threads (so a message about q must not say
+// heads):
+//   q        not well formed (a dimension not positive, or data.size() not the
+//            product of its shape), its rows dimension not 1 (one query per
+//            (sequence, head)), its batch not the cache's number of sequences,
+//            or its head_dim not the cache's
+//   heads    q's heads dimension not a multiple of the cache's kv_heads
+//   splits, threads  negative (0 lets the implementation choose)
 DecodeResult decode_attention(const Tensor4& q, const ContiguousKvCache& cache, const DecodeOptions& options);
 DecodeResult decode_attention(const Tensor4& q, const PagedKvCache& cache, const DecodeOptions& options);
 
 // The same as a split-KV CUDA kernel and a reduction kernel (options.threads
-// is ignored). On a GPU where there is one, in the CPU runtime elsewhere.
+// is ignored, but still checked). On a GPU where there is one, in the CPU
+// runtime elsewhere. Validation as above, then q is also named when the cache's
+// head_dim exceeds what the kernels take, 256 (require_head_dim in
+// decode_attention.cu, provided).
 DecodeResult decode_attention_cuda(const Tensor4& q, const ContiguousKvCache& cache, const DecodeOptions& options);
 DecodeResult decode_attention_cuda(const Tensor4& q, const PagedKvCache& cache, const DecodeOptions& options);
 
@@ -59,7 +67,7 @@ inline void require_valid(const Tensor4& q, std::int64_t sequences, std::int64_t
   if (q.cols() != head_dim)
     throw std::invalid_argument("q: its head dimension " + std::to_string(q.cols()) + " differs from the cache's " +
                                 std::to_string(head_dim));
-  if (q.heads() % kv_heads != 0)
+  if (kv_heads <= 0 || q.heads() % kv_heads != 0)  // a hand-built cache may say 0
     throw std::invalid_argument("heads: " + std::to_string(q.heads()) + " query heads are not a multiple of " +
                                 std::to_string(kv_heads) + " kv heads");
   if (options.splits < 0) throw std::invalid_argument("splits: must not be negative");

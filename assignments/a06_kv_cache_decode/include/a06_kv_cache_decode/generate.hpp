@@ -18,9 +18,14 @@ struct GenerateOptions {
 // For each prompt, the `steps` tokens greedy decoding produces after it (the
 // argmax of each step's logits, the lowest index on a tie). Prompts may differ
 // in length; each is fed token by token, and every token costs one step() in
-// which the other sequences may sit out. Throws std::invalid_argument naming
-// prompts (none, or an empty one), steps (negative) or context (a prompt
-// plus its steps longer than the model's context).
+// which the other sequences may sit out. Throws std::invalid_argument whose
+// message starts with the culprit's name and names no other of prompts, steps,
+// context, page_size:
+//   prompts    no prompt at all, or a prompt with no token
+//   steps      negative (0 is allowed)
+//   context    the longest prompt plus steps exceeds model.config.context
+//   page_size  paged and not positive (make_decode_state checks it: pass it on)
+// A prompt token outside the vocabulary is left to step(), which names tokens.
 std::vector<std::vector<std::int64_t>> generate(const Model& model,
                                                 const std::vector<std::vector<std::int64_t>>& prompts,
                                                 std::int64_t steps, const GenerateOptions& options);

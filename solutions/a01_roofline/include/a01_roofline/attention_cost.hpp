@@ -1,9 +1,11 @@
 // a01_roofline — contract, part 3: what attention costs.
 //
 // Conventions (docs/02_roofline.md): 2 FLOPs per multiply-add; softmax costs
-// 5 FLOPs per score (max, subtract, exp, sum, divide). Every function throws
-// std::invalid_argument naming the argument when an input is non-positive or
-// non-finite.
+// 5 FLOPs per score (max, subtract, exp, sum, divide).
+//
+// Validation as in memory.hpp: each input a function lists as checked must be a
+// positive finite number, else std::invalid_argument whose message names that
+// input (a field by its field name) and no other input of the function.
 #pragma once
 
 namespace a01_roofline {
@@ -18,8 +20,8 @@ struct AttentionShape {
 
 // FLOPs of QKᵀ + softmax + PV over all heads and requests:
 // batch × heads × seq_q × seq_kv × (2·head_dim + 5 + 2·head_dim).
-// Throws std::invalid_argument naming the field (batch, num_heads, seq_len_q,
-// seq_len_kv or head_dim) that is not a positive finite number.
+// Checks every field, each named by itself: batch, num_heads, seq_len_q,
+// seq_len_kv, head_dim.
 double attention_flops(const AttentionShape& shape);
 
 // Cost of one step; intensity = flops / bytes.
@@ -34,9 +36,8 @@ struct StepCost {
 //   scores  S = QKᵀ:        read Q, K (2nd), write S (n²);          2n²d FLOPs
 //   softmax P = softmax(S): read S (n²), write P (n²);               5n² FLOPs
 //   output  O = PV:         read P (n²), V (nd), write O (nd);       2n²d FLOPs
-// bytes are element counts × bytes_per_element. attention_breakdown throws
-// std::invalid_argument naming seq_len, head_dim or bytes_per_element, whichever
-// is not a positive finite number.
+// bytes are element counts × bytes_per_element. attention_breakdown checks
+// seq_len, head_dim and bytes_per_element.
 struct AttentionBreakdown {
   StepCost scores;
   StepCost softmax;

@@ -1,5 +1,14 @@
 // Part 3: linear attention, φ(x) = elu(x) + 1, which replaces the N×N weights
 // by a d×d_v state.
+//
+// Validation: each function checks q (B, H, N, d), k (B, H, M, d) and
+// v (B, H, M, d_v) with rooflab::require_attention_inputs (rooflab/tensor.hpp,
+// provided), which throws std::invalid_argument whose message starts with the
+// culprit's name and names no other of q, k, v:
+//   q, k, v  a dimension not positive, or data.size() not the product of its shape
+//   k        batch, heads or d differing from q's
+//   v        batch or heads differing from q's, or length differing from k's M
+// The two causal forms also need M == N, and name k when M differs.
 #pragma once
 
 #include <cmath>

@@ -50,14 +50,17 @@ struct MemoryEstimate {
 };
 
 // The memory each Method's function (as specified in its header) allocates,
-// for elements of `dtype`. Throws std::invalid_argument naming the field of
-// `shape` that is not positive.
+// for elements of `dtype`. A field of `shape` (batch, heads, seq_len,
+// head_dim) that is not positive throws std::invalid_argument naming that field
+// alone, e.g. "seq_len must be a positive finite number, got -8" (what
+// rooflab::require_positive throws); the message must not name method or dtype
+// either. method and dtype themselves are not checked.
 MemoryEstimate estimate_memory(Method method, const AttentionShape& shape, Dtype dtype);
 
 // Runs `method` once on random fp32 inputs of `shape` (drawn from `seed`,
 // allocated before the measurement) and returns the peak extra heap bytes the
 // call needed, measured with rooflab::memory::measure_peak. Standard attention
-// runs without a mask.
+// runs without a mask. Checks `shape` as estimate_memory does.
 double measure_peak_memory(Method method, const AttentionShape& shape, std::uint64_t seed);
 
 struct ScalingPoint {
@@ -68,6 +71,7 @@ struct ScalingPoint {
 };
 
 // One point per entry of `seq_lens` (the other fields from `shape`), in order.
+// Checks each point's shape as estimate_memory does: a bad entry is named seq_len.
 std::vector<ScalingPoint> profile_memory_scaling(Method method, const AttentionShape& shape,
                                                  const std::vector<std::int64_t>& seq_lens, std::uint64_t seed);
 

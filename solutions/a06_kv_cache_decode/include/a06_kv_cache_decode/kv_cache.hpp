@@ -10,6 +10,13 @@
 // Keys and values have kv_heads heads: as many as the queries' heads (MHA),
 // fewer (GQA: query head h reads kv head h / (heads / kv_heads)), or one (MQA).
 //
+// Validation: a bad input throws std::invalid_argument whose message starts with
+// its name ("capacity: ...") and names none of the other names the functions
+// below use: sequences, kv_heads, head_dim, capacity, page_size, pages,
+// sequence, keys, values (so a message about keys must not say kv_heads or
+// head_dim, nor one about sequence say sequences). Tests make one input bad at a
+// time. What each function checks is listed with it.
+//
 // C++17 on purpose: decode_attention.cu includes this header and nvcc compiles it.
 #pragma once
 
@@ -49,28 +56,33 @@ struct CachedKeysValues {
 };
 
 // An empty cache for `sequences` sequences of up to `capacity` tokens.
-// Throws std::invalid_argument naming sequences, kv_heads, head_dim or
-// capacity when one is not positive.
+// Checks sequences, kv_heads, head_dim and capacity: each must be positive.
 ContiguousKvCache make_contiguous_cache(std::int64_t sequences, std::int64_t kv_heads, std::int64_t head_dim,
                                         std::int64_t capacity);
 
 // An empty cache whose pool holds pages.size() pages of page_size tokens,
 // handed out in the order `pages` lists them (a permutation of 0…P−1; tests
-// shuffle it, so a sequence's pages are rarely adjacent). Throws
-// std::invalid_argument naming sequences, kv_heads, head_dim, page_size or
-// pages (empty, or not a permutation).
+// shuffle it, so a sequence's pages are rarely adjacent). Checks sequences,
+// kv_heads, head_dim and page_size (each must be positive), and names pages when
+// it is empty or is not a permutation of 0…P−1 (a page missing or listed twice).
 PagedKvCache make_paged_cache(std::int64_t sequences, std::int64_t kv_heads, std::int64_t head_dim,
                               std::int64_t page_size, const std::vector<std::int64_t>& pages);
 
 // The cache with T more tokens for `sequence`: keys and values are
-// (1, kv_heads, T, head_dim). Throws std::invalid_argument naming sequence
-// (out of range), keys or values (shape), or capacity / pages when the tokens
-// do not fit (the cache is unchanged: it was passed by value).
+// (1, kv_heads, T, head_dim). Throws std::invalid_argument naming
+//   sequence  not in [0, number of sequences)
+//   keys      a dimension not positive (so T >= 1), data.size() not the product
+//             of its shape (rooflab::require_well_formed), or a shape other than
+//             (1, the cache's kv_heads, T, the cache's head_dim)
+//   values    the same well-formedness, or a shape other than keys'
+//   capacity  contiguous: the tokens held plus T exceed capacity
+//   pages     paged: the T tokens need more pages than free_pages has left
+// (the cache is unchanged: it was passed by value).
 ContiguousKvCache append(ContiguousKvCache cache, std::int64_t sequence, const Tensor4& keys, const Tensor4& values);
 PagedKvCache append(PagedKvCache cache, std::int64_t sequence, const Tensor4& keys, const Tensor4& values);
 
 // What `sequence` holds, in token order. Throws std::invalid_argument naming
-// sequence when it is out of range.
+// sequence when it is not in [0, number of sequences).
 CachedKeysValues cached(const ContiguousKvCache& cache, std::int64_t sequence);
 CachedKeysValues cached(const PagedKvCache& cache, std::int64_t sequence);
 

@@ -48,7 +48,8 @@ Model random_model(const ModelConfig& config, std::uint64_t seed);
 
 // Every layer's cache for a batch of sequences: contiguous (capacity tokens
 // each) or paged (pages of page_size tokens, pool of as many as capacity
-// needs, in a shuffled order).
+// needs, in a shuffled order). make_decode_state throws std::invalid_argument
+// naming sequences, capacity or (paged) page_size when one is not positive.
 struct DecodeState {
   bool paged = false;
   std::vector<ContiguousKvCache> contiguous;  // one per layer
@@ -64,7 +65,8 @@ DecodeState make_decode_state(const ModelConfig& config, std::int64_t sequences,
 std::vector<float> step(const Model& model, DecodeState& state, const std::vector<std::int64_t>& tokens);
 
 // The logits after the last of `tokens`, recomputed from scratch with no
-// cache: plain causal attention over the whole sequence.
+// cache: plain causal attention over the whole sequence. Throws
+// std::invalid_argument naming tokens unless 1 <= tokens.size() <= context.
 std::vector<float> full_logits(const Model& model, const std::vector<std::int64_t>& tokens);
 
 }  // namespace a06_kv_cache_decode

@@ -1,0 +1,112 @@
+#include "release/export_student.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "release/classroom_workflow.hpp"
+#include "release/leak_check.hpp"
+#include "score/rubric.hpp"
+#include "stage/manifest.hpp"
+#include "text/text.hpp"
+
+namespace rooflab {
+namespace fs = std::filesystem;
+namespace {
+
+// What the student repository takes, folder by folder. assignments/ is the
+// released template (release --check keeps it current); tools/ only the
+// commands that run on the student's own code (tools/CMakeLists.txt builds
+// them alone under ROOFLAB_STUDENT_TOOLS).
+const std::vector<std::string> kWholeFolders{"assignments",   "common",      "cmake",       "plots/figures",
+                                             "tools/analyze", "tools/bench", "tools/models"};
+const std::vector<std::string> kFiles{"CMakeLists.txt",        "lab",
+                                      ".clang-format",         "tools/CMakeLists.txt",
+                                      "tools/cli/main.cpp",    "tools/cli/commands.hpp",
+                                      "tools/cli/analyze.cpp", "tools/cli/bench.cpp",
+                                      "tools/cli/generate.cpp"};
+// docs/: the chapters and the measured figures; not the instructor's pages or
+// the tool that checks the docs' numbers.
+const std::set<std::string> kInstructorDocs{"autograder_security.md"};
+
+// student/ holds the files only the student repository has; each lands at the
+// same path without the student/ prefix (student/README.md -> README.md).
+const fs::path kStudentOnly = "student";
+
+}  // namespace
+
+std::vector<fs::path> student_files(const fs::path& root) {
+  std::vector<fs::path> files;
+  for (const std::string& folder : kWholeFolders) {
+    if (!fs::is_directory(root / folder)) throw std::runtime_error((root / folder).string() + ": missing folder");
+    for (const auto& entry : fs::recursive_directory_iterator(root / folder)) {
+      if (entry.is_regular_file()) files.push_back(entry.path().lexically_relative(root));
+    }
+  }
+  for (const auto& entry : fs::directory_iterator(root / "docs")) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && entry.path().extension() == ".md" && !kInstructorDocs.count(name))
+      files.push_back(fs::path("docs") / name);
+  }
+  for (const std::string& file : kFiles) files.emplace_back(file);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+int export_student(const ExportStudentOptions& options) {
+  const fs::path& out = options.destination;
+  if (fs::exists(out) && !(fs::is_directory(out) && fs::is_empty(out))) {
+    std::cerr << "export-student: " << out.string()
+              << " exists and is not an empty folder; choose a new one (nothing was written)\n";
+    return 2;
+  }
+  std::vector<std::pair<fs::path, fs::path>> copies;  // from, to (relative to out)
+  try {
+    for (const fs::path& file : student_files(options.root)) copies.emplace_back(options.root / file, file);
+  } catch (const std::exception& error) {
+    std::cerr << "export-student: " << error.what() << "\n";
+    return 2;
+  }
+  const fs::path extras = options.root / kStudentOnly;
+  for (const auto& entry : fs::recursive_directory_iterator(extras)) {
+    if (entry.is_regular_file()) copies.emplace_back(entry.path(), entry.path().lexically_relative(extras));
+  }
+
+  // Generated: GitHub Classroom's workflow, from every lab's rubric.
+  std::vector<Rubric> rubrics;
+  try {
+    for (const AssignmentInfo& info : Manifest::load(options.manifest).assignments) {
+      if (!info.rubric.empty()) rubrics.push_back(Rubric::load(info.rubric));
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "export-student: " << error.what() << " (nothing was written)\n";
+    return 2;
+  }
+  const fs::path workflow_path = ".github/workflows/classroom.yml";
+  const std::string workflow = release::classroom_workflow(rubrics);
+
+  // Nothing that repeats a solution, checked before anything is written.
+  const auto solution = release::solution_lines(options.root / "solutions");
+  std::vector<std::string> leaks = release::leaks_in(workflow_path.string(), workflow, solution);
+  for (const auto& [from, to] : copies) {
+    if (from.extension() == ".png") continue;  // figures: not text
+    for (std::string& leak : release::leaks_in(to.string(), text::read_file(from), solution)) leaks.push_back(leak);
+  }
+  if (!leaks.empty()) {
+    std::cerr << "export-student: " << leaks.size() << " line(s) would give a solution away (nothing was written):\n";
+    for (const std::string& leak : leaks) std::cerr << "  " << leak << "\n";
+    return 1;
+  }
+
+  for (const auto& [from, to] : copies) {
+    fs::create_directories((out / to).parent_path());
+    fs::copy_file(from, out / to, fs::copy_options::overwrite_existing);
+    fs::permissions(out / to, fs::status(from).permissions());  // lab stays executable
+  }
+  text::write_file(out / workflow_path, workflow);
+  std::cout << "export-student: wrote " << copies.size() + 1 << " files to " << out.string()
+            << " (a student repository: ./lab build && ./lab test there)\n";
+  return 0;
+}
+
+}  // namespace rooflab

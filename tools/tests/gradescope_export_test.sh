@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Gradescope's autograder, end to end, in a simulated /autograder:
+#   `lab export-gradescope --assignment a01_roofline` writes the zip; it is
+#   unpacked into WORK/autograder/source as Gradescope does; setup.sh builds the
+#   reference kit there; run_autograder grades the bundled example submission's
+#   a01 from WORK/autograder/submission into WORK/autograder/results/results.json,
+#   whose score must be the example's expected a01 score and whose tests carry
+#   Gradescope's visibility; with a budget too short to grade, results.json
+#   still appears and says why. AUTOGRADER_ROOT is the scripts' path override.
+# usage: gradescope_export_test.sh SOURCE_DIR WORK_DIR
+set -uo pipefail
+
+source_dir=$1 work=$2
+fail() { echo "FAIL: $*" >&2; exit 1; }
+root="$work/autograder"
+rm -rf "$work" && mkdir -p "$root/source" "$root/submission" "$root/results" || fail "cannot create $work"
+
+# Bad input names the flag and writes nothing.
+out=$("$source_dir/lab" export-gradescope --assignment a99_nothing "$work/x.zip" 2>&1) && fail "an unknown assignment was exported"
+grep -q -- "--assignment a99_nothing" <<<"$out" || fail "the error does not name --assignment: $out"
+[ ! -e "$work/x.zip" ] || fail "a zip was written for an unknown assignment"
+
+"$source_dir/lab" export-gradescope --assignment a01_roofline "$work/a01.zip" || fail "export-gradescope failed"
+out=$("$source_dir/lab" export-gradescope --assignment a01_roofline "$work/a01.zip" 2>&1) && fail "an existing zip was overwritten"
+grep -q "exists" <<<"$out" || fail "overwriting: unclear refusal: $out"
+
+(cd "$root/source" && unzip -q "$work/a01.zip") || fail "the zip does not unpack"
+for script in setup.sh run_autograder; do
+  [ -x "$root/source/$script" ] || fail "$script is not an executable at the zip's root"
+done
+grep -q 'assignment="a01_roofline"' "$root/source/run_autograder" || fail "run_autograder does not grade a01_roofline"
+
+echo "== setup.sh (builds the reference kit: minutes)"
+AUTOGRADER_ROOT="$root" bash "$root/source/setup.sh" >"$work/setup.log" 2>&1 || { tail -n 30 "$work/setup.log"; fail "setup.sh failed"; }
+
+cp -r "$source_dir/examples/submissions/partial/." "$root/submission/"
+echo "== run_autograder"
+AUTOGRADER_ROOT="$root" "$root/source/run_autograder" >"$work/run.log" 2>&1 || { tail -n 30 "$work/run.log"; fail "run_autograder failed"; }
+python3 - "$root/results/results.json" "$source_dir/examples/submissions/expected_scores.json" <<'PY' || fail "results.json"
+import json, sys
+results = json.load(open(sys.argv[1]))
+expected = json.load(open(sys.argv[2]))["partial"]["assignments"]["a01_roofline"]
+assert abs(results["score"] - expected) < 1e-6, f"score {results['score']}, expected {expected}"
+tests = results["tests"]
+assert tests, "no tests in results.json"
+shown = {test.get("visibility", results.get("visibility", "visible")) for test in tests}
+assert "after_due_date" in shown and "visible" in shown, f"visibilities: {shown}"
+assert all("name" in test and "score" in test and "max_score" in test for test in tests)
+print(f"results.json: score {results['score']:.4f} (expected {expected:.4f}), {len(tests)} tests, visibility {sorted(shown)}")
+PY
+
+echo "== run_autograder with too little time"
+rm -rf "$root/results" && mkdir -p "$root/results"
+AUTOGRADER_ROOT="$root" ROOFLAB_GRADESCOPE_BUDGET_S=1 "$root/source/run_autograder" >"$work/short.log" 2>&1 ||
+  fail "run_autograder failed when out of time"
+python3 - "$root/results/results.json" <<'PY' || fail "results.json when out of time"
+import json, sys
+results = json.load(open(sys.argv[1]))
+assert results["score"] == 0 and "did not finish within 1 s" in results["output"], results
+print("out of time: results.json says so, score 0")
+PY
+echo "Gradescope autograder: exported, set up, graded, and out of time handled"
