@@ -58,7 +58,9 @@ grep -q "carol: graded" "$work/third.log" || { cat "$work/third.log"; fail "caro
 
 echo "== a CSV roster"
 printf 'student,submission\n"erin e.",roster/alice\n' >"$work/class.csv"
-grade_all "$work/class.csv" --out "$work/out-csv" 2>"$work/csv.log" || { cat "$work/csv.log"; fail "CSV roster"; }
+# (relative paths, as typed: the roster and the output folder)
+(cd "$work" && grade_all class.csv --out out-csv) 2>"$work/csv.log" || { cat "$work/csv.log"; fail "CSV roster"; }
+[ -s "$work/out-csv/erin_e./report/results.json" ] || fail "a relative --out: the report is not where it should be"
 grep -q "^erin_e.,total,," "$work/out-csv/gradebook.csv" || fail "the CSV student's name was not made folder-safe"
 
 echo "== bad input"

@@ -429,7 +429,12 @@ std::vector<Outcome> grade_on_slurm(const std::vector<RosterEntry>& roster, cons
 
 }  // namespace
 
-int run_grade_all(const GradeAllOptions& options) {
+int run_grade_all(const GradeAllOptions& given) {
+  // Absolute paths: each grading runs in its student's folder.
+  GradeAllOptions options = given;
+  options.out = fs::absolute(options.out).lexically_normal();
+  options.roster = fs::absolute(options.roster).lexically_normal();
+  options.manifest = fs::absolute(options.manifest);
   std::vector<RosterEntry> roster;
   try {
     roster = read_roster(options.roster);
