@@ -171,12 +171,12 @@ std::map<std::string, Totals> write_gradebook(const std::vector<RosterEntry>& ro
       group.max_score += test.value("max_score", 0.0);
     }
     Totals& total = totals[entry.student];
+    total.score = json.value("score", 0.0);
     for (const auto& [name, group] : groups) {
       book += entry.student + "," + csv(name.first) + "," + csv(name.second) + "," + number(group.score) + "," +
               number(group.max_score) + "\n";
+      total.max_score += group.max_score;
     }
-    total.score = json.value("score", 0.0);
-    for (const auto& [name, group] : groups) total.max_score += group.max_score;
     book += entry.student + ",total,," + number(total.score) + "," + number(total.max_score) + "\n";
   }
   text::write_file(out / "gradebook.csv", book);
@@ -448,7 +448,7 @@ int run_grade_all(const GradeAllOptions& given) {
     return 2;
   }
   fs::create_directories(options.out);
-  // A Slurm task finds the marker its driver wrote (tasks writing it at once would collide).
+  // A Slurm task finds the marker its driver wrote: nothing to write again.
   if (!options.task)
     text::write_file(options.out / kMarker, "a folder of `lab grade-all`: reruns grade only what changed\n");
 

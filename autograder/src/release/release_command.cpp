@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -20,9 +21,11 @@ namespace {
 class StubCompiler {
  public:
   StubCompiler(const ReleaseOptions& options, const std::map<fs::path, std::string>& tree)
-      : options_(options),
-        commands_(nlohmann::json::parse(text::read_file(options.compile_commands))),
-        scratch_(fs::temp_directory_path() / ("rooflab-release-" + std::to_string(::getpid()))) {
+      : options_(options), scratch_(fs::temp_directory_path() / ("rooflab-release-" + std::to_string(::getpid()))) {
+    // Each source's compile commands, found once (a stub is compiled several
+    // times while its includes are pruned).
+    for (const auto& entry : nlohmann::json::parse(text::read_file(options.compile_commands)))
+      commands_[fs::weakly_canonical(entry.at("file").get<std::string>())].push_back(entry);
     fs::remove_all(scratch_);
     // The whole tree, so that a stub's own includes resolve as they will for students.
     for (const auto& [relative, contents] : tree) text::write_file(scratch_ / relative, contents);
@@ -36,11 +39,13 @@ class StubCompiler {
   // exists). Empty when every command succeeded, else the compiler's output.
   // A file that no command compiles (a header) succeeds.
   std::optional<std::string> errors(const fs::path& relative, const std::string& contents) {
+    // The version pruning settled on was compiled last: not again.
+    if (const auto last = last_.find(relative); last != last_.end() && last->second.first == contents)
+      return last->second.second;
     text::write_file(scratch_ / relative, contents);
-    const fs::path solution = fs::weakly_canonical(options_.solutions / relative);
+    const auto found = commands_.find(fs::weakly_canonical(options_.solutions / relative));
     std::string output;
-    for (const auto& entry : commands_) {
-      if (fs::weakly_canonical(entry.at("file").get<std::string>()) != solution) continue;
+    for (const auto& entry : found == commands_.end() ? std::vector<nlohmann::json>{} : found->second) {
       std::string command = entry.at("command").get<std::string>();
       const auto replace_all = [&](const std::string& from, const std::string& to) {
         for (auto at = command.find(from); at != std::string::npos; at = command.find(from, at + to.size()))
@@ -55,13 +60,15 @@ class StubCompiler {
                                                scratch_ / "compile.log", ProcessLimits::timeout(300));
       if (!result.succeeded()) output += result.output;
     }
-    if (output.empty()) return std::nullopt;
-    return output;
+    const std::optional<std::string> result = output.empty() ? std::nullopt : std::optional<std::string>(output);
+    last_[relative] = {contents, result};
+    return result;
   }
 
  private:
   const ReleaseOptions& options_;
-  nlohmann::json commands_;
+  std::map<fs::path, std::vector<nlohmann::json>> commands_;  // canonical source -> its compile commands
+  std::map<fs::path, std::pair<std::string, std::optional<std::string>>> last_;  // relative -> last compile
   fs::path scratch_;
 };
 

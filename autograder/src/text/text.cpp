@@ -1,6 +1,9 @@
 #include "text/text.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -40,7 +43,11 @@ std::string read_file(const std::filesystem::path& path) {
 
 void write_file(const std::filesystem::path& path, const std::string& contents) {
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  const std::filesystem::path temporary = path.string() + ".tmp";
+  // A temporary of this writer's own: two processes or threads writing the same
+  // file (grade-all's Slurm tasks) must not rename each other's half-written one.
+  static std::atomic<unsigned> written{0};
+  const std::filesystem::path temporary =
+      path.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(written++);
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write " + path.string());

@@ -17,7 +17,8 @@ std::vector<std::string> split_lines(const std::string& text);
 
 // Whole file as bytes; throws std::runtime_error naming the path.
 std::string read_file(const std::filesystem::path& path);
-// Writes atomically enough for our use (temp file + rename); creates parents.
+// Writes atomically (a temporary of its own, then rename), so concurrent
+// writers of one file leave one whole version; creates parents.
 void write_file(const std::filesystem::path& path, const std::string& contents);
 
 // "12 MiB": bytes rounded to the nearest mebibyte, as reports quote them.
