@@ -6,7 +6,7 @@
 #   - gradebook.csv (student × assignment × group), summary.md, histogram.csv;
 #   - rerun: nothing is regraded; a changed submission alone is, and its
 #     earlier report is kept;
-#   - a CSV roster with a relative path; bad rosters and output folders are
+#   - a CSV roster with a relative path and a git URL; bad rosters and output folders are
 #     errors that name the file, the line or the column.
 # usage: grade_all_test.sh ROOFLAB SOURCE_DIR WORK_DIR
 set -uo pipefail
@@ -57,10 +57,15 @@ grep -q "carol: graded" "$work/third.log" || { cat "$work/third.log"; fail "caro
 [ -d "$work/out/carol/report.1" ] || fail "carol's earlier report was not kept"
 
 echo "== a CSV roster"
-printf 'student,submission\n"erin e.",roster/alice\n' >"$work/class.csv"
+# frank's is a git URL (file://: no network), cloned before grading.
+git init -q "$work/frank.git" && cp -r "$partial/." "$work/frank.git/" &&
+  git -C "$work/frank.git" add -A && git -C "$work/frank.git" -c user.name=t -c user.email=t@t commit -qm s ||
+  fail "git repository"
+printf 'student,submission\n"erin e.",roster/alice\nfrank,file://%s/frank.git\n' "$work" >"$work/class.csv"
 # (relative paths, as typed: the roster and the output folder)
 (cd "$work" && grade_all class.csv --out out-csv) 2>"$work/csv.log" || { cat "$work/csv.log"; fail "CSV roster"; }
 [ -s "$work/out-csv/erin_e./report/results.json" ] || fail "a relative --out: the report is not where it should be"
+grep -q "^frank,total,,${expected:0:7}" "$work/out-csv/gradebook.csv" || { cat "$work/out-csv/gradebook.csv"; fail "the git URL was not graded"; }
 grep -q "^erin_e.,total,," "$work/out-csv/gradebook.csv" || fail "the CSV student's name was not made folder-safe"
 
 echo "== bad input"

@@ -40,8 +40,6 @@ struct Fnv {
   }
 };
 
-bool is_url(const std::string& text) { return !fs::exists(text) && text.find("://") != std::string::npos; }
-
 struct Outcome {
   std::string student;
   enum class Kind { graded, unchanged, failed } kind = Kind::failed;
@@ -75,11 +73,25 @@ Outcome grade_one(const RosterEntry& entry, const GradeAllOptions& options, cons
     outcome.kind = Outcome::Kind::unchanged;
     return outcome;
   }
+  // `rooflab grade` takes a local folder, zip or repository: a URL is cloned
+  // first (its last commit, as grading a local repository takes).
+  std::string submission = entry.submission;
+  if (is_git_url(submission)) {
+    const fs::path clone = folder / "repository";
+    fs::remove_all(clone);
+    const ProcessResult cloned = run_process({"git", "clone", "--quiet", "--depth", "1", submission, clone.string()},
+                                             folder, folder / "clone.log", ProcessLimits::timeout(600));
+    if (!cloned.succeeded()) {
+      outcome.why = "cannot clone " + submission + " (see clone.log)";
+      return outcome;
+    }
+    submission = clone.string();
+  }
   const fs::path partial = folder / "report.partial";
   fs::remove_all(partial);  // ours: a grading that was stopped half-way
   std::vector<std::string> argv{options.rooflab.string(),
                                 "grade",
-                                entry.submission,
+                                submission,
                                 "--out",
                                 partial.string(),
                                 "--manifest",
@@ -243,7 +255,7 @@ void write_summary(const std::vector<Outcome>& outcomes, const std::map<std::str
 
 std::string submission_hash(const std::string& submission) {
   Fnv hash;
-  if (is_url(submission)) {
+  if (is_git_url(submission)) {
     const fs::path scratch = fs::temp_directory_path() / ("rooflab-ls-remote-" + std::to_string(::getpid()));
     const ProcessResult result = run_process({"git", "ls-remote", submission, "HEAD"}, fs::temp_directory_path(),
                                              scratch, ProcessLimits::timeout(60));

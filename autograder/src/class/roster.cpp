@@ -30,11 +30,6 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return fields;
 }
 
-bool is_url(const std::string& text) {
-  return text.rfind("https://", 0) == 0 || text.rfind("http://", 0) == 0 || text.rfind("git@", 0) == 0 ||
-         text.rfind("ssh://", 0) == 0;
-}
-
 std::vector<RosterEntry> read_csv(const fs::path& path) {
   const std::vector<std::string> lines = text::split_lines(text::read_file(path));
   if (lines.empty()) throw RosterError(path.string() + ": empty; expected a header line");
@@ -65,7 +60,7 @@ std::vector<RosterEntry> read_csv(const fs::path& path) {
     std::string from = fields[static_cast<std::size_t>(submission)];
     if (name.empty()) throw RosterError(where + "the student column is empty");
     if (from.empty()) throw RosterError(where + "no submission for " + name.substr(0, 64));
-    if (!is_url(from)) {
+    if (!is_git_url(from)) {
       fs::path local = from;
       if (local.is_relative()) local = path.parent_path() / local;
       if (!fs::exists(local)) throw RosterError(where + "submission " + from.substr(0, 200) + " does not exist");
@@ -94,6 +89,12 @@ std::vector<RosterEntry> read_folder(const fs::path& folder) {
 }
 
 }  // namespace
+
+bool is_git_url(const std::string& text) {
+  for (const char* scheme : {"https://", "http://", "ssh://", "git@", "file://"})
+    if (text.rfind(scheme, 0) == 0) return true;
+  return false;
+}
 
 std::string safe_student_name(const std::string& name) {
   std::string safe;

@@ -30,6 +30,10 @@ struct RosterEntry {
 // Throws RosterError naming the file, the line and the column or entry at fault.
 std::vector<RosterEntry> read_roster(const std::filesystem::path& roster);
 
+// True for a git URL (https://, http://, ssh://, git@…, file://): grade-all
+// clones it, since `rooflab grade` takes local paths.
+bool is_git_url(const std::string& text);
+
 // A student name safe as one folder name: [A-Za-z0-9._-], not "." or "..", at
 // most 64 characters.
 std::string safe_student_name(const std::string& name);
