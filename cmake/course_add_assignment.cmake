@@ -106,14 +106,16 @@ function(course_add_assignment name)
 
   set(has_profile false)
   if(arg_PROFILE)
-    # Links the memory tracker: the profile measures peak heap bytes. Its own
+    # Links the memory tracker (the profile measures peak heap bytes) and the
+    # kernel rows (rooflab/kernel_profile.hpp). Its own
     # code is the course's, so it comes precompiled from the grading kit.
     rooflab_kit_object_library(${name}_profile_main ${arg_PROFILE})
-    target_link_libraries(${name}_profile_main PRIVATE ${name} rooflab::memory_tracker rooflab::warnings)
+    target_link_libraries(${name}_profile_main PRIVATE ${name} rooflab::memory_tracker rooflab_kernel_profile
+                                                       rooflab::warnings)
     rooflab_kit_objects(${name}_profile_main profile_objects)
     add_executable(${name}_profile ${profile_objects})
     set_target_properties(${name}_profile PROPERTIES LINKER_LANGUAGE CXX)
-    target_link_libraries(${name}_profile PRIVATE ${name} rooflab::memory_tracker)
+    target_link_libraries(${name}_profile PRIVATE ${name} rooflab::memory_tracker rooflab_kernel_profile)
     set(has_profile true)
   endif()
 

@@ -41,7 +41,7 @@ function(_course_add_cuda_kernels name student_files cuda_files gpu_files runtim
   endif()
   rooflab_cuda_on_cpu(cpu_twins ${cuda_files})
   target_sources(${name}_student PRIVATE ${cpu_twins})
-  set_source_files_properties(${cpu_twins} PROPERTIES COMPILE_OPTIONS "${unused_is_fine}")
+  set_property(SOURCE ${cpu_twins} APPEND PROPERTY COMPILE_OPTIONS "${unused_is_fine}")
   set(${runtime_var} rooflab::cuda_cpu PARENT_SCOPE)
   if(ROOFLAB_WITH_CUDA)
     add_library(${name}_nvcc_check OBJECT ${cuda_files} ${gpu_files})

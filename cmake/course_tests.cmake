@@ -33,7 +33,8 @@ endfunction()
 
 function(_course_add_test_binary target library prefix test_objects)
   add_executable(${target} ${test_objects})
-  target_link_libraries(${target} PRIVATE ${library} rooflab::testing GTest::gtest_main rooflab::warnings)
+  target_link_libraries(${target} PRIVATE ${library} rooflab_worker_report_local rooflab::testing GTest::gtest_main
+                                          rooflab::warnings)
   # ctest runs tests side by side: idle OpenMP threads sleep rather than spin
   # on the cores the other tests need (the grader does the same).
   gtest_discover_tests(${target} TEST_PREFIX "${prefix}" DISCOVERY_MODE PRE_TEST
@@ -52,5 +53,5 @@ function(_course_add_seed_sweep target public_target test_name)
            COMMAND "${CMAKE_COMMAND}" "-DBINARY=$<TARGET_FILE:${target}>" "-DSEEDS=${ROOFLAB_SEED_SWEEP}"
                    "-DFILTER=-*Memory*:*LongContext*" "-DEXCLUDE_TESTS_OF=$<TARGET_FILE:${public_target}>" -P
                    "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_for_seeds.cmake")
-  set_tests_properties("${test_name}" PROPERTIES TIMEOUT 300 ENVIRONMENT OMP_WAIT_POLICY=passive)
+  set_tests_properties("${test_name}" PROPERTIES TIMEOUT 600 ENVIRONMENT OMP_WAIT_POLICY=passive)
 endfunction()

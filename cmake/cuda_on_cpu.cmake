@@ -1,24 +1,49 @@
 # CUDA sources run on the CPU: rooflab_cuda_on_cpu(<out-var> <file.cu>...)
 # sets <out-var> to one generated C++ source per .cu file, which g++ compiles
 # against rooflab/cuda_cpu.hpp (link rooflab::cuda_cpu). The generated source
-# is the .cu file with three changes (cmake/cuda_cpu_rewrite.cmake), so that
+# is the .cu file with four changes (cmake/cuda_cpu_rewrite.cmake), so that
 # students write plain CUDA:
 #   - it starts by including rooflab/cuda_cpu.hpp (#line keeps the .cu file's
 #     own line numbers in every compiler message);
 #   - kernel<<<grid, block[, shared_bytes[, stream]]>>>(args) becomes
 #     ::rooflab::cuda_cpu::launcher("kernel", kernel, grid, block, ...)(args);
 #   - extern __shared__ T name[]; becomes a pointer to the block's dynamic
-#     shared memory.
+#     shared memory;
+#   - __shared__ T name[…]; becomes a reference to the block's copy of the
+#     array, which the runtime lays out after the dynamic shared memory and
+#     knows by name.
+# It is compiled with GCC's ThreadSanitizer instrumentation, so that every
+# load, store and atomic of kernel code reaches the runtime's checker
+# (src/cuda_cpu/access_hooks.cpp provides the callbacks; nothing links
+# libtsan), with line tables for its messages (-g1), with CUDA's pragmas
+# (#pragma unroll) allowed, and with every page of a large stack frame
+# probed, so that a thread that overflows its stack meets its guard page.
 # The launch configuration may not contain '>' (write std::max<int>(…) before
 # the launch, into a variable).
+set(ROOFLAB_CUDA_ON_CPU_FLAGS
+    -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 -Wno-tsan -g1
+    -Wno-unknown-pragmas -fstack-clash-protection
+    CACHE INTERNAL "How the CPU build of a CUDA source is compiled (cmake/cuda_on_cpu.cmake)")
+#
+# rooflab_cuda_on_cpu(<out-var> UNCHECKED <file.cu>...) writes the same
+# sources without the instrumentation (under cuda_on_cpu_unchecked/): what
+# `rooflab bench cuda-cpu` compares the checked build with.
 function(rooflab_cuda_on_cpu out_var)
   set(generated "")
-  foreach(source IN LISTS ARGN)
+  set(folder cuda_on_cpu)
+  set(flags ${ROOFLAB_CUDA_ON_CPU_FLAGS})
+  set(sources ${ARGN})
+  if(ARGV1 STREQUAL "UNCHECKED")
+    list(REMOVE_AT sources 0)
+    set(folder cuda_on_cpu_unchecked)
+    set(flags -Wno-unknown-pragmas)
+  endif()
+  foreach(source IN LISTS sources)
     get_filename_component(absolute "${source}" ABSOLUTE)
     # cuda_on_cpu/src/x.cu.cpp for src/x.cu: the grader's symbol checks name
     # the .cu file by this path (autograder/src/build/checks.cpp).
     file(RELATIVE_PATH relative "${CMAKE_CURRENT_SOURCE_DIR}" "${absolute}")
-    set(output "${CMAKE_CURRENT_BINARY_DIR}/cuda_on_cpu/${relative}.cpp")
+    set(output "${CMAKE_CURRENT_BINARY_DIR}/${folder}/${relative}.cpp")
     add_custom_command(
       OUTPUT "${output}"
       COMMAND "${CMAKE_COMMAND}" "-DINPUT=${absolute}" "-DOUTPUT=${output}" -P
@@ -26,6 +51,7 @@ function(rooflab_cuda_on_cpu out_var)
       DEPENDS "${absolute}" "${PROJECT_SOURCE_DIR}/cmake/cuda_cpu_rewrite.cmake"
       COMMENT "Rewriting ${source} to run on the CPU"
       VERBATIM)
+    set_property(SOURCE "${output}" APPEND PROPERTY COMPILE_OPTIONS ${flags})
     list(APPEND generated "${output}")
   endforeach()
   set(${out_var} "${generated}" PARENT_SCOPE)

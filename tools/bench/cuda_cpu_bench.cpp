@@ -1,39 +1,33 @@
-// `rooflab bench cuda-cpu`: what the CPU runtime (rooflab/cuda_cpu.hpp) costs
-// per thread switch and per block, the two costs that decide how long a
-// kernel's tests take without a GPU.
+// `rooflab bench cuda-cpu`: what the CPU runtime (rooflab/cuda_cpu.hpp) costs,
+// and what its checks cost: the same kernels built checked (every access goes
+// to the race checker, memcheck and the counters, as in every test and
+// grading) and unchecked, timed side by side in one run.
 #include <cstdio>
 
 #include "attention_bench.hpp"
-#include "rooflab/cuda_cpu.hpp"
-#include "rooflab/timing.hpp"
-
-namespace {
-
-__global__ void barriers(int count) {
-  for (int i = 0; i < count; ++i) __syncthreads();
-}
-
-}  // namespace
+#include "cuda_cpu_bench_kernels.hpp"
 
 namespace rooflab::bench {
 
 int run_cuda_cpu_bench() {
-  using rooflab::cuda_cpu::launch;
-  const bool race_check = rooflab::cuda_cpu::race_check();
-  rooflab::cuda_cpu::set_race_check(false);  // one run per launch: the costs of a single order
-  constexpr int kBlocks = 8, kThreads = 256, kBarriers = 1000, kTinyBlocks = 2000;
-  launch("barriers", barriers, dim3(1), dim3(kThreads), 0, 10);  // warm-up: stacks, threads
-  const double switching =
-      rooflab::best_seconds(1, [&] { launch("barriers", barriers, dim3(kBlocks), dim3(kThreads), 0, kBarriers); });
-  const double blocks =
-      rooflab::best_seconds(1, [&] { launch("barriers", barriers, dim3(kTinyBlocks), dim3(32), 0, 1); });
-  rooflab::cuda_cpu::set_race_check(race_check);
-  std::printf("| measure | value |\n|---|---:|\n");
-  std::printf("| one thread to a __syncthreads and back (%d blocks × %d threads × %d barriers) | %.1f ns |\n", kBlocks,
-              kThreads, kBarriers, switching / (double{kBlocks} * kThreads * kBarriers) * 1e9);
-  std::printf("| one block of 32 threads, started and finished (%d blocks) | %.1f µs |\n", kTinyBlocks,
-              blocks / kTinyBlocks * 1e6);
-  std::printf("\nEvery launch runs three times with the race check on (the default).\n");
+  constexpr int kRepeats = 3;
+  using Timer = KernelTiming (*)(int);
+  const Timer unchecked_timers[] = {unchecked::time_copy, unchecked::time_transpose, unchecked::time_row_softmax,
+                                    unchecked::time_barriers, unchecked::time_tiny_blocks};
+  const Timer checked_timers[] = {checked::time_copy, checked::time_transpose, checked::time_row_softmax,
+                                  checked::time_barriers, checked::time_tiny_blocks};
+  std::printf("| kernel | unchecked | checked | slowdown | checked accesses/s |\n|---|---:|---:|---:|---:|\n");
+  for (std::size_t k = 0; k < std::size(checked_timers); ++k) {
+    std::fprintf(stderr, "bench cuda-cpu: kernel %zu of %zu\n", k + 1, std::size(checked_timers));
+    const KernelTiming plain = unchecked_timers[k](kRepeats);
+    const KernelTiming checked = checked_timers[k](kRepeats);
+    char rate[32] = "–";
+    if (checked.accesses > 0) std::snprintf(rate, sizeof rate, "%.0f M", checked.accesses / checked.seconds / 1e6);
+    std::printf("| %s | %.1f ms | %.1f ms | %.1f× | %s |\n", checked.kernel, plain.seconds * 1e3, checked.seconds * 1e3,
+                checked.seconds / plain.seconds, rate);
+  }
+  std::printf("\nBest of %d launches each. Checked is how every test and grading runs CUDA kernels on the CPU.\n",
+              kRepeats);
   return 0;
 }
 

@@ -1,8 +1,11 @@
 // The scaling run the grader plots in every report: decode attention over a
 // growing cache, contiguous and paged, as CSV on stdout with the bytes each
 // step reads, so that the report can draw GB/s against the cache length. A
-// row for this machine's copy bandwidth, measured here, is the bound. The
-// grader runs it built with the submission and built with the reference.
+// row for this machine's copy bandwidth, measured here, is the bound. Then
+// the CUDA decode's kernels at one cache length, as the CPU runtime counted
+// them (rooflab/kernel_profile.hpp; `lab profile a06` shows them as a table
+// on a GPU's roofline). The grader runs it built with the submission and
+// built with the reference.
 //
 // Provided code: students may run it too (target a06_kv_cache_decode_profile).
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include <random>
 
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
+#include "kernel_counts.hpp"
 #include "rooflab/bandwidth.hpp"
 #include "rooflab/memory_tracker.hpp"
 #include "rooflab/timing.hpp"
@@ -19,10 +23,9 @@
 namespace {
 
 constexpr std::int64_t kHeads = 12, kHeadDim = 64, kPageSize = 16;
-
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   using namespace a06_kv_cache_decode;
   std::printf("method,seq_len,seconds,peak_bytes,estimated_bytes,bytes_read\n");
   // Once, over arrays no cache holds: the row at each length is the time the
@@ -54,5 +57,5 @@ int main() {
       break;
     }
   }
-  return 0;
+  return rooflab::kernels::report_kernels(a06_kv_cache_decode::profile::count_kernels(), argc, argv);
 }

@@ -17,6 +17,9 @@ inline constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 30;
 // The function id of the greeting: the worker answers it with an empty reply
 // without calling any student code (rpc::Client::greet).
 inline constexpr std::uint32_t kGreeting = 0xffffffff;
+// The function id of the worker report (rooflab/worker_report.hpp): the worker
+// answers from the course's own records, without calling student code.
+inline constexpr std::uint32_t kWorkerReport = 0xfffffffe;
 
 enum class ReplyStatus : std::uint32_t { returned = 0, threw = 1 };
 

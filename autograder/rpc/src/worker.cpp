@@ -52,11 +52,16 @@ std::string describe_current_exception() {
 
 }  // namespace
 
-int serve_forever(int fd, const Entry* table, std::size_t table_size) {
+int serve_forever(int fd, const Entry* table, std::size_t table_size, std::string (*report)()) {
   Frame request;
   while (read_frame(fd, kRequestMagic, request)) {
     Frame reply{kReplyMagic, request.sequence, static_cast<std::uint32_t>(ReplyStatus::returned), {}};
     if (request.code == kGreeting) {
+      if (!write_frame(fd, reply)) return 4;
+      continue;
+    }
+    if (request.code == kWorkerReport) {
+      reply.payload = report ? report() : std::string();
       if (!write_frame(fd, reply)) return 4;
       continue;
     }

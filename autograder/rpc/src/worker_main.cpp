@@ -15,5 +15,6 @@ int main(int argc, char** argv) {
     std::cerr << "usage: " << argv[0] << " FD (started by `rooflab grade`, not by hand)\n";
     return 2;
   }
-  return rooflab::rpc::serve_forever(std::atoi(argv[1]), rooflab_rpc_table, rooflab_rpc_table_size);
+  return rooflab::rpc::serve_forever(std::atoi(argv[1]), rooflab_rpc_table, rooflab_rpc_table_size,
+                                     rooflab::rpc::encode_worker_report);
 }

@@ -1,6 +1,7 @@
 #include "build/checks.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 #include <regex>
 #include <sstream>
@@ -28,10 +29,22 @@ constexpr Rule kForbiddenDefinitions[] = {
     {"__msan_", "sanitizer options are the course's"},
     {"__tsan_", "sanitizer options are the course's"},
     {"__sanitizer_", "sanitizer hooks are the course's"},
+    {"_ZN7rooflab8cuda_cpu19take_launch_records", "the CPU runtime's launch records are the course's"},
+    {"_ZN7rooflab8cuda_cpu6detail10run_kernel", "the CPU runtime's launches are the course's"},
+    {"_ZN7rooflab8cuda_cpu11syncthreads", "the CPU runtime's scheduler is the course's"},
+    {"_ZN7rooflab7testing", "the tests' helpers belong to the tests"},
+    {"_ZN7rooflab10count_call", "provided code's call counts are the course's"},
+    {"_ZN7rooflab16take_call_counts", "provided code's call counts are the course's"},
     {"_Znwm", "replacing global operator new would fake memory measurements"},
     {"_Znam", "replacing global operator new[] would fake memory measurements"},
     {"_ZdlPv", "replacing global operator delete would fake memory measurements"},
     {"_ZdaPv", "replacing global operator delete[] would fake memory measurements"},
+};
+
+// Only strong definitions: the runtime's header makes template instances and
+// inline functions in its namespace weak definitions of every CUDA object.
+constexpr Rule kForbiddenStrongDefinitions[] = {
+    {"_ZN7rooflab8cuda_cpu", "the CPU runtime for CUDA is the course's: a submission may not replace any of it"},
 };
 
 constexpr Rule kForbiddenCalls[] = {
@@ -59,9 +72,10 @@ constexpr Rule kForbiddenCalls[] = {
     {"ptrace", "inspects other processes"},
     {"_ZN7testing", "GoogleTest's internals belong to the tests"},
     {"_ZN7rooflab3rpc", "the grader's RPC internals are not the student's"},
-    {"_ZN7rooflab8cuda_cpu14set_race_check", "turns off the CPU runtime's race check"},
-    {"_ZN7rooflab8cuda_cpu9set_order", "chooses the order the CPU runtime runs threads in"},
-    {"_ZN7rooflab8cuda_cpu14compare_orders", "drives the CPU runtime's race check"},
+    {"_ZN7rooflab8cuda_cpu19take_launch_records", "reads and clears the launch records the tests read"},
+    {"_ZN7rooflab7testing", "the tests' helpers belong to the tests"},
+    {"_ZN7rooflab10count_call", "would count calls of provided code that never happened"},
+    {"_ZN7rooflab16take_call_counts", "clears the call counts the tests read"},
 };
 
 // "…/a01_roofline_student.dir/src/memory.cpp.o" -> "src/memory.cpp", and a
@@ -118,6 +132,7 @@ struct Use {
   std::string object;
   std::string symbol;
   bool defined = false;
+  bool strong = false;  // defined, and not weak
 };
 
 std::vector<Use> parse_nm(const std::string& nm_output) {
@@ -130,7 +145,13 @@ std::vector<Use> parse_nm(const std::string& nm_output) {
     std::vector<std::string> words{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
     if (words.size() < 2) continue;
     const std::string& type = words[words.size() - 2];
-    uses.push_back({line.substr(0, colon + 2), words.back(), type != "U" && type != "w" && type != "v"});
+    const bool defined = type != "U" && type != "w" && type != "v";
+    // Strong: a global definition (upper case) that is not weak; local ones
+    // (lower case, e.g. a template instance over an anonymous-namespace type)
+    // cannot replace anything.
+    const bool strong =
+        defined && type.size() == 1 && std::isupper(static_cast<unsigned char>(type[0])) && type != "W" && type != "V";
+    uses.push_back({line.substr(0, colon + 2), words.back(), defined, strong});
   }
   return uses;
 }
@@ -140,6 +161,9 @@ std::vector<std::string> problems_of(const Use& use) {
   if (use.defined) {
     for (const auto& [pattern, why] : kForbiddenDefinitions)
       if (is_forbidden_definition(use.symbol, pattern))
+        problems.push_back(source_of(use.object) + " defines " + use.symbol + ": " + std::string(why));
+    for (const auto& [pattern, why] : kForbiddenStrongDefinitions)
+      if (use.strong && problems.empty() && is_forbidden_definition(use.symbol, pattern))
         problems.push_back(source_of(use.object) + " defines " + use.symbol + ": " + std::string(why));
   } else {
     for (const auto& [pattern, why] : kForbiddenCalls)

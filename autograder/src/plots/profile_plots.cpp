@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "build/build_step.hpp"
+#include "plots/kernel_plots.hpp"
 #include "plots/scaling_plots.hpp"
 #include "run/test_runner.hpp"
 
@@ -12,7 +13,7 @@ namespace rooflab {
 namespace fs = std::filesystem;
 
 void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, const AssignmentInfo& info) {
-  std::cout << "[" << info.name << "] profiling at growing N for the scaling plots\n" << std::flush;
+  std::cout << "[" << info.name << "] profiling for the scaling plots and the kernels' roofline\n" << std::flush;
   const ProcessResult built = run_build_step(grading,
                                              {"cmake", "--build", grading.build.string(), "--target",
                                               info.name + "_profile", "-j", std::to_string(grading.options.jobs)},
@@ -22,6 +23,7 @@ void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, con
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const fs::path& scratch = grading.scratch;
   std::vector<ProfileRow> submission;
+  std::string submission_output;
   if (!built.succeeded()) {
     assignment.plot_notes.push_back("the profile did not build with your code (" + built.describe(kBuildTimeout_s) +
                                     "): only the reference is drawn");
@@ -37,6 +39,7 @@ void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, con
                                                   scratch, scratch / (info.name + ".profile.log"), limits);
     std::vector<std::string> messages;
     submission = parse_profile(ran.output, messages);
+    submission_output = ran.output;
     constexpr std::size_t kShown = 20;
     for (std::size_t i = 0; i < std::min(messages.size(), kShown); ++i)
       assignment.plot_notes.push_back("your profile: " + messages[i]);
@@ -51,11 +54,21 @@ void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, con
   const ProcessResult reference = run_process({Manifest::profile_binary(grading.manifest.binary_dir, info).string()},
                                               scratch, scratch / (info.name + ".reference-profile.log"),
                                               ProcessLimits::timeout(kProfileTimeout_s), reference_options);
-  const ScalingFigures figures = render_scaling_plots(info.name, submission, parse_profile(reference.output, ignored),
-                                                      grading.options.out, scratch);
-  assignment.plots = figures.images;
-  assignment.plot_data = figures.csv;
-  assignment.plot_notes.insert(assignment.plot_notes.end(), figures.notes.begin(), figures.notes.end());
+  const std::vector<ProfileRow> reference_rows = parse_profile(reference.output, ignored);
+  if (!reference_rows.empty()) {
+    const ScalingFigures figures =
+        render_scaling_plots(info.name, submission, reference_rows, grading.options.out, scratch);
+    assignment.plots = figures.images;
+    assignment.plot_data = figures.csv;
+    assignment.plot_notes.insert(assignment.plot_notes.end(), figures.notes.begin(), figures.notes.end());
+  }
+  const KernelFigures kernels =
+      render_kernel_figures(info.name, submission_output, reference.output, grading.options.out, scratch);
+  assignment.kernel_table = kernels.table;
+  assignment.plots.insert(assignment.plots.end(), kernels.images.begin(), kernels.images.end());
+  assignment.plot_notes.insert(assignment.plot_notes.end(), kernels.notes.begin(), kernels.notes.end());
+  if (reference_rows.empty() && kernels.table.empty())
+    assignment.plot_notes.push_back("the reference profile printed no rows: no plots");
 }
 
 }  // namespace rooflab

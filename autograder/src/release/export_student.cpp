@@ -48,6 +48,12 @@ std::vector<fs::path> student_files(const fs::path& root) {
     if (entry.is_regular_file() && entry.path().extension() == ".md" && !kInstructorDocs.count(name))
       files.push_back(fs::path("docs") / name);
   }
+  // The reference kernels' rows that `lab profile` shows beside a student's.
+  for (const auto& entry : fs::directory_iterator(root / "plots" / "data")) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && name.size() > 12 && name.substr(name.size() - 12) == "_kernels.csv")
+      files.push_back(fs::path("plots") / "data" / name);
+  }
   for (const std::string& file : kFiles) files.emplace_back(file);
   std::sort(files.begin(), files.end());
   return files;

@@ -55,7 +55,7 @@ void write_gradescope_json(const GradeResult& result, const std::filesystem::pat
     }
   }
   for (const auto& assignment : result.assignments) {
-    if (assignment.plots.empty() && assignment.plot_notes.empty()) continue;
+    if (assignment.plots.empty() && assignment.plot_notes.empty() && assignment.kernel_table.empty()) continue;
     std::string html =
         "<p>Measured in the sandbox with your code at growing N, beside the reference and its "
         "estimate. Informational: not scored.</p>";
@@ -63,6 +63,11 @@ void write_gradescope_json(const GradeResult& result, const std::filesystem::pat
       html += "<p>";
       html += xml_escape(text::untrusted_line(note, kLineCap));
       html += "</p>";
+    }
+    if (!assignment.kernel_table.empty()) {
+      html += "<p>Your CUDA kernels as the CPU runtime counted them, and their roofline bound on an H100:</p><pre>";
+      html += xml_escape(assignment.kernel_table);
+      html += "</pre>";
     }
     for (const auto& plot : assignment.plots) {
       html += "<p><img alt=\"";

@@ -42,7 +42,7 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
          << points(group.score) << " / " << points(group.max_score) << " |\n";
     }
     md << "\n";
-    if (!assignment.plots.empty() || !assignment.plot_notes.empty()) {
+    if (!assignment.plots.empty() || !assignment.plot_notes.empty() || !assignment.kernel_table.empty()) {
       md << "### Scaling (informational, not scored)\n\nYour implementations at growing N, measured in the "
             "sandbox, beside the reference and its estimate";
       if (!assignment.plot_data.empty())
@@ -51,6 +51,11 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
       for (const auto& note : capped(assignment.plot_notes, kListCap))
         md << "- " << markdown::inline_text(note, kLineCap) << "\n";
       if (!assignment.plot_notes.empty()) md << "\n";
+      if (!assignment.kernel_table.empty())
+        md << "Your CUDA kernels as the CPU runtime counted them (Nsight Compute's definitions: "
+              "docs/06_cuda_attention.md), and where they would sit on an H100's roofline: a bound, not a "
+              "measured time.\n\n"
+           << assignment.kernel_table << "\n";
       for (const auto& plot : assignment.plots) md << "![" << plot.stem().string() << "](" << plot.string() << ")\n\n";
     }
     std::vector<std::string> skipped;

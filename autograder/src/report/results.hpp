@@ -44,6 +44,9 @@ struct AssignmentResult {
   std::vector<std::filesystem::path> plots;
   std::filesystem::path plot_data;
   std::vector<std::string> plot_notes;
+  // The kernels' memory counters and roofline bounds, submission beside
+  // reference (Markdown built from parsed numbers; plots/kernel_plots.hpp).
+  std::string kernel_table;
   double score = 0;
   double max_score = 0;
 };

@@ -1,42 +1,58 @@
 // The CUDA subset the course's kernels use, run on the CPU: the same .cu
 // source compiles with g++ where there is no nvcc or no GPU, and its kernels
-// run here, for correctness (never for timing).
+// run here, checked as compute-sanitizer checks them and counted as Nsight
+// Compute counts them (never timed: a CPU says nothing about a GPU's time).
 //
 // How a launch runs: kernel<<<grid, block, shared_bytes>>>(args) becomes
-// rooflab::cuda_cpu::launch(...) (a build step rewrites the chevrons). Each
-// block's threads are fibers on one OS thread, switched only at __syncthreads,
-// at warp-level calls (__shfl*_sync, __ballot_sync, __syncwarp) and at the
-// end of the kernel; blocks are spread over OS threads, each block on a fresh
-// one, so that its shared memory (static and dynamic) starts zeroed. Between two of those
-// points a thread runs alone, so the order threads run in is a choice: the
-// runtime can run them forward, in reverse or shuffled (Order), and
-// compare_orders() flags kernels whose results depend on it, which is how
-// a shared-memory race (a missing __syncthreads) shows up on a CPU.
+// rooflab::cuda_cpu::launch(...) (a build step rewrites the chevrons, and
+// each `__shared__ T name[…];` into an array of the block's shared memory).
+// Each block's threads are fibers, switched where CUDA threads synchronise
+// (__syncthreads, warp-level calls, the end of the kernel) and where a thread
+// spins on a flag; blocks run one after another, in an order shuffled per
+// launch.
 //
-// What a GPU would hide or hang on is an error naming the kernel
-// (rooflab::cuda_cpu::KernelError, also cudaGetLastError()): a __syncthreads
-// some threads of the block never reach, a warp-level call whose mask names a
-// lane that has exited or waits elsewhere, more than 1024 threads or more
-// shared memory than the launch may use.
+// Every load, store and atomic of kernel code reaches the runtime: the CPU
+// build of a CUDA_FILES source is compiled with GCC's ThreadSanitizer
+// instrumentation, whose callbacks (__tsan_read4 …) are the course's own
+// (src/cuda_cpu/access_hooks.cpp), not libtsan. On that stream the runtime
+//   - classifies each address: the thread's own stack, the block's shared
+//     memory, a live cudaMalloc buffer, a __device__ (static) variable, the
+//     kernel's parameters; anything else (host memory, a freed buffer, past
+//     a buffer's end, another thread's stack) is a memcheck error naming the
+//     kernel, the thread, the source line and the buffer or argument;
+//   - finds races exactly: two threads touching the same byte with at least
+//     one write, not both atomic, in one block between the same barriers
+//     (lanes ordered by a __syncwarp or shuffle they both took part in are
+//     not a race) or in two blocks of one launch; the error names both
+//     threads, both source lines and the memory;
+//   - counts per launch, with Nsight Compute's definitions, global requests
+//     and 32-byte sectors, shared-memory requests and bank conflicts, and the
+//     unique DRAM sectors touched (LaunchRecord).
+// What a GPU would hang on is an error too: a __syncthreads some threads
+// never reach, a warp-level call whose mask names a lane that has exited or
+// waits elsewhere, a spin-wait nothing will ever release, more than 1024
+// threads or 48 KiB of shared memory per block.
 //
 // Not modelled: timing and occupancy, tensor cores, inline PTX, warp
 // lock-step (threads of a warp meet only at warp-level calls, as independent
-// thread scheduling allows), memory fences and the memory model beyond
-// atomics, streams (every call is synchronous).
+// thread scheduling allows), ordering through atomics and fences (data
+// published through a flag between barriers reads as a race), caches
+// (DRAM bytes are compulsory traffic), streams (every call is synchronous).
+// Volatile accesses count as relaxed atomics.
 #pragma once
 
 #include <math.h>
-#include <atomic>
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "rooflab/cuda_limits.hpp"
 
@@ -52,62 +68,126 @@ using cuda::kMaxThreadsPerBlock;
 using cuda::kSharedMemoryPerBlock;
 using cuda::kWarpSize;
 
-// A launch a GPU would refuse, hang on or leave undefined; names the kernel.
+// A launch a GPU would refuse, hang on, fault on or leave undefined; names
+// the kernel.
 struct KernelError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The order a block's runnable threads take between two synchronisation points.
-enum class Order { forward, reverse, shuffled };
-
-// The calling thread's view: set by the scheduler for the fiber that runs.
-struct ThreadState {
-  dim3 thread_idx, block_idx, block_dim, grid_dim;
-};
-const ThreadState& this_thread();
+// The calling thread's coordinates (by value: kernel code reads no runtime memory).
+dim3 thread_index();
+dim3 block_index();
+dim3 block_dimensions();
+dim3 grid_dimensions();
 
 // Block-level and warp-level synchronisation (scheduler.cpp).
 void syncthreads();
+// __syncthreads_count: the number of threads of the block whose predicate is non-zero.
+int syncthreads_count(int predicate);
 void syncwarp(unsigned mask);
 // Every lane in `mask` contributes `value` and receives lane `source`'s.
 // Values travel as 8 bytes: every type the kernels shuffle fits.
 std::uint64_t shuffle(unsigned mask, std::uint64_t value, int source_lane, const char* what);
 unsigned ballot(unsigned mask, bool predicate);
 unsigned this_lane();
+// The lanes of the calling thread's warp that have not exited.
+unsigned active_mask();
+// __nanosleep, and any wait: lets the block's other threads run.
+void pause_thread();
+// __trap(): the launch fails, naming the kernel and the thread.
+[[noreturn]] void trap();
+// A no-op here (blocks run one at a time), kept out of line.
+void fence();
+// clock64(): a per-thread counter of the accesses it made.
+long long thread_clock();
 
 // The block's dynamic shared memory (extern __shared__), sized at launch.
 void* dynamic_shared_memory();
+// `__shared__ T name[…];` as the build step rewrites it: the block's copy of
+// the array declared at `line`, laid out after the dynamic shared memory.
+void* shared_array(const char* name, int line, std::size_t bytes, std::size_t alignment);
+template <class T>
+T& shared_variable(const char* name, int line) {
+  return *static_cast<T*>(shared_array(name, line, sizeof(T), alignof(T)));
+}
 
-// Runs `body` (one call per thread) for every block of `grid` × `block`.
-// `kernel_name` names the kernel in errors.
-void run_kernel(const char* kernel_name, dim3 grid, dim3 block, std::size_t shared_bytes,
-                const std::function<void()>& body);
+// What Nsight Compute would count for one launch (the sum over its blocks).
+// A request is one warp-level instruction: the accesses of a warp's lanes
+// that ran the same instruction the same time. Sectors are 32 bytes.
+struct MemoryCounters {
+  std::uint64_t global_load_requests = 0, global_load_sectors = 0;
+  std::uint64_t global_store_requests = 0, global_store_sectors = 0;
+  std::uint64_t global_atomic_requests = 0;
+  std::uint64_t shared_load_requests = 0, shared_store_requests = 0;
+  // Wavefronts the shared-memory requests took, and the ones beyond the
+  // fewest their bytes need (bank conflicts: 32 banks of 4 bytes, lanes
+  // reading the same word share it).
+  std::uint64_t shared_wavefronts = 0, shared_bank_conflicts = 0;
+  // Unique 32-byte sectors of device memory read and written: the DRAM
+  // traffic a GPU whose caches hold nothing twice cannot avoid.
+  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+};
 
-// The order launches use from now on, and the seed of Order::shuffled.
-void set_order(Order order, std::uint64_t seed = 1);
-Order current_order();
+// One kernel launch, as the runtime saw it.
+struct LaunchRecord {
+  std::string kernel;
+  dim3 grid, block;
+  std::size_t dynamic_shared_bytes = 0, static_shared_bytes = 0;
+  MemoryCounters memory;
+};
+// The launches made since the last call (at most the last 4096), oldest first.
+std::vector<LaunchRecord> take_launch_records();
 
-// Runs `launches` once per order (forward, reverse, shuffled with `seed`),
-// each time from the same contents of every buffer cudaMalloc'd so far, and
-// returns "" when every run left every buffer byte for byte the same, else
-// which order and buffer differed: a result that depends on the order threads
-// run in between barriers (a shared-memory race). Buffers end as the forward
-// run left them.
-std::string compare_orders(const std::function<void()>& launches, std::uint64_t seed = 1);
+// ---- how a launch reaches the runtime ----
 
-// Whether every launch checks itself for races (on by default; off where the
-// environment sets ROOFLAB_CUDA_CPU_RACE_CHECK=0): the launch runs as
-// compare_orders() would run it, and a difference between the orders is a
-// KernelError naming the kernel. Launches inside compare_orders run once.
-void set_race_check(bool on);
-bool race_check();
+namespace detail {
+// One pointer argument of a launch: which one (from 1), and its value.
+struct PointerArgument {
+  int position;
+  const void* value;
+};
+// The kernel's call: `entry(call)` runs the kernel once, in the calling fiber.
+struct KernelCall {
+  const char* name;
+  void (*entry)(void* call);
+  void* call;
+  std::size_t call_bytes;  // the parameters' copy, which kernel code may read
+  const PointerArgument* pointers;
+  std::size_t pointer_count;
+};
+void run_kernel(const KernelCall& call, dim3 grid, dim3 block, std::size_t shared_bytes);
+
+template <class Kernel, class Tuple>
+struct Call {
+  Kernel kernel;
+  Tuple arguments;
+  static void entry(void* call) {
+    auto& self = *static_cast<Call*>(call);
+    std::apply(self.kernel, self.arguments);
+  }
+};
+template <class T>
+void note_pointer(std::vector<PointerArgument>& pointers, int position, const T& value) {
+  if constexpr (std::is_pointer_v<T>)
+    pointers.push_back({position, reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(value))});
+}
+}  // namespace detail
 
 // kernel<<<grid, block, shared_bytes>>>(args...), as the build step writes it.
 template <class... Params, class... Args>
 void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
             Args&&... args) {
-  std::tuple<std::decay_t<Params>...> copies(std::forward<Args>(args)...);  // by value, as CUDA passes them
-  run_kernel(kernel_name, grid, block, shared_bytes, [&] { std::apply(kernel, copies); });
+  using Tuple = std::tuple<std::decay_t<Params>...>;
+  detail::Call<void (*)(Params...), Tuple> call{kernel, Tuple(std::forward<Args>(args)...)};  // by value, as CUDA
+  std::vector<detail::PointerArgument> pointers;
+  std::apply(
+      [&](const auto&... value) {
+        int position = 0;
+        (detail::note_pointer(pointers, ++position, value), ...);
+      },
+      call.arguments);
+  detail::run_kernel({kernel_name, &decltype(call)::entry, &call, sizeof call, pointers.data(), pointers.size()}, grid,
+                     block, shared_bytes);
 }
 
 // kernel<<<grid, block, shared_bytes, stream>>>(args...) as the build step
@@ -138,19 +218,37 @@ using rooflab::cuda_cpu::dim3;
 #define __global__
 #define __device__
 #define __host__
+#define __constant__
 #define __forceinline__ inline
+// Empty: libstdc++ spells its own attribute __noinline__ too.
+#define __noinline__
 #define __restrict__ __restrict
-// One copy per running block: a block's fibers share the OS thread that runs
-// them, and that thread runs one block at a time.
+#define __align__(n) alignas(n)
+#define __launch_bounds__(...)
+// Declarations the build step did not rewrite (code that includes this header
+// directly): one copy per OS thread, which runs one block at a time.
 #define __shared__ static thread_local
-#define threadIdx (::rooflab::cuda_cpu::this_thread().thread_idx)
-#define blockIdx (::rooflab::cuda_cpu::this_thread().block_idx)
-#define blockDim (::rooflab::cuda_cpu::this_thread().block_dim)
-#define gridDim (::rooflab::cuda_cpu::this_thread().grid_dim)
+#define threadIdx (::rooflab::cuda_cpu::thread_index())
+#define blockIdx (::rooflab::cuda_cpu::block_index())
+#define blockDim (::rooflab::cuda_cpu::block_dimensions())
+#define gridDim (::rooflab::cuda_cpu::grid_dimensions())
 #define warpSize (static_cast<int>(::rooflab::cuda_cpu::kWarpSize))
 
 inline void __syncthreads() { rooflab::cuda_cpu::syncthreads(); }
+inline int __syncthreads_count(int predicate) { return rooflab::cuda_cpu::syncthreads_count(predicate); }
+inline int __syncthreads_or(int predicate) { return rooflab::cuda_cpu::syncthreads_count(predicate) > 0; }
+inline int __syncthreads_and(int predicate) {
+  const dim3 block = rooflab::cuda_cpu::block_dimensions();
+  return rooflab::cuda_cpu::syncthreads_count(predicate) == static_cast<int>(block.count());
+}
 inline void __syncwarp(unsigned mask = 0xffffffffu) { rooflab::cuda_cpu::syncwarp(mask); }
+inline unsigned __activemask() { return rooflab::cuda_cpu::active_mask(); }
+inline void __threadfence() { rooflab::cuda_cpu::fence(); }
+inline void __threadfence_block() { rooflab::cuda_cpu::fence(); }
+inline void __threadfence_system() { rooflab::cuda_cpu::fence(); }
+inline void __nanosleep(unsigned) { rooflab::cuda_cpu::pause_thread(); }
+[[noreturn]] inline void __trap() { rooflab::cuda_cpu::trap(); }
+inline long long clock64() { return rooflab::cuda_cpu::thread_clock(); }
 
 namespace rooflab::cuda_cpu::detail {
 template <class T>
@@ -202,46 +300,104 @@ T __shfl_up_sync(unsigned mask, T value, unsigned delta, int width = 32) {
   return d::from_bits<T>(rooflab::cuda_cpu::shuffle(mask, d::to_bits(value), from, "__shfl_up_sync"));
 }
 inline unsigned __ballot_sync(unsigned mask, int predicate) { return rooflab::cuda_cpu::ballot(mask, predicate != 0); }
+inline int __any_sync(unsigned mask, int predicate) { return rooflab::cuda_cpu::ballot(mask, predicate != 0) != 0; }
+inline int __all_sync(unsigned mask, int predicate) {
+  return (rooflab::cuda_cpu::ballot(mask, predicate != 0) & mask) == mask;
+}
 
-// Atomics: blocks run on several OS threads at once.
-template <class T>
-T atomicAdd(T* address, T value) {
-  return std::atomic_ref<T>(*address).fetch_add(value);
-}
+// Atomics: out of line (src/cuda_cpu/atomics.cpp), where each also tells
+// the runtime of its access, as an atomic one.
 namespace rooflab::cuda_cpu::detail {
-// Stores `value` while `replaces(value, current)`; returns the value it found.
-template <class T, class Replaces>
-T atomic_replace_while(T* address, T value, Replaces replaces) {
-  std::atomic_ref<T> target(*address);
-  T seen = target.load();
-  while (replaces(value, seen) && !target.compare_exchange_weak(seen, value)) {
-  }
-  return seen;
-}
+enum class AtomicOp { add, sub, exchange, min, max, and_, or_, xor_, increment, decrement, compare_exchange };
+// Returns the old value; `operand` is the value (the compare value for
+// compare_exchange, whose new value is `swap`).
+template <class T>
+T atomic(T* address, T operand, AtomicOp op, T swap = T{});
 }  // namespace rooflab::cuda_cpu::detail
-template <class T>
-T atomicMax(T* address, T value) {
-  return rooflab::cuda_cpu::detail::atomic_replace_while(address, value, [](T v, T seen) { return seen < v; });
+
+#define ROOFLAB_CUDA_CPU_ATOMIC(name, op, T)                                                                   \
+  inline T name(T* address, T value) { return rooflab::cuda_cpu::detail::atomic(address, value, op); }         \
+  inline T name##_block(T* address, T value) { return rooflab::cuda_cpu::detail::atomic(address, value, op); } \
+  inline T name##_system(T* address, T value) { return rooflab::cuda_cpu::detail::atomic(address, value, op); }
+#define ROOFLAB_CUDA_CPU_INTEGER_ATOMICS(T)                                                                           \
+  ROOFLAB_CUDA_CPU_ATOMIC(atomicAdd, rooflab::cuda_cpu::detail::AtomicOp::add, T)                                     \
+  ROOFLAB_CUDA_CPU_ATOMIC(atomicExch, rooflab::cuda_cpu::detail::AtomicOp::exchange, T)                               \
+  ROOFLAB_CUDA_CPU_ATOMIC(atomicMin, rooflab::cuda_cpu::detail::AtomicOp::min, T)                                     \
+  ROOFLAB_CUDA_CPU_ATOMIC(atomicMax, rooflab::cuda_cpu::detail::AtomicOp::max, T)                                     \
+  ROOFLAB_CUDA_CPU_ATOMIC(atomicAnd, rooflab::cuda_cpu::detail::AtomicOp::and_, T)                                    \
+  ROOFLAB_CUDA_CPU_ATOMIC(atomicOr, rooflab::cuda_cpu::detail::AtomicOp::or_, T)                                      \
+  ROOFLAB_CUDA_CPU_ATOMIC(atomicXor, rooflab::cuda_cpu::detail::AtomicOp::xor_, T)                                    \
+  inline T atomicCAS(T* address, T compare, T value) {                                                                \
+    return rooflab::cuda_cpu::detail::atomic(address, compare, rooflab::cuda_cpu::detail::AtomicOp::compare_exchange, \
+                                             value);                                                                  \
+  }
+ROOFLAB_CUDA_CPU_INTEGER_ATOMICS(int)
+ROOFLAB_CUDA_CPU_INTEGER_ATOMICS(unsigned)
+ROOFLAB_CUDA_CPU_INTEGER_ATOMICS(unsigned long long)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicMin, rooflab::cuda_cpu::detail::AtomicOp::min, long long)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicMax, rooflab::cuda_cpu::detail::AtomicOp::max, long long)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicSub, rooflab::cuda_cpu::detail::AtomicOp::sub, int)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicSub, rooflab::cuda_cpu::detail::AtomicOp::sub, unsigned)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicInc, rooflab::cuda_cpu::detail::AtomicOp::increment, unsigned)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicDec, rooflab::cuda_cpu::detail::AtomicOp::decrement, unsigned)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicAdd, rooflab::cuda_cpu::detail::AtomicOp::add, float)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicAdd, rooflab::cuda_cpu::detail::AtomicOp::add, double)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicExch, rooflab::cuda_cpu::detail::AtomicOp::exchange, float)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicMin, rooflab::cuda_cpu::detail::AtomicOp::min, float)
+ROOFLAB_CUDA_CPU_ATOMIC(atomicMax, rooflab::cuda_cpu::detail::AtomicOp::max, float)
+#undef ROOFLAB_CUDA_CPU_INTEGER_ATOMICS
+#undef ROOFLAB_CUDA_CPU_ATOMIC
+
+// Bits and conversions.
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned __brev(unsigned x) {
+  unsigned reversed = 0;
+  for (int bit = 0; bit < 32; ++bit) reversed |= ((x >> bit) & 1u) << (31 - bit);
+  return reversed;
 }
-template <class T>
-T atomicMin(T* address, T value) {
-  return rooflab::cuda_cpu::detail::atomic_replace_while(address, value, [](T v, T seen) { return v < seen; });
+inline float __int_as_float(int x) { return rooflab::cuda_cpu::detail::from_bits<float>(static_cast<unsigned>(x)); }
+inline int __float_as_int(float x) { return static_cast<int>(rooflab::cuda_cpu::detail::to_bits(x)); }
+inline float __uint_as_float(unsigned x) { return rooflab::cuda_cpu::detail::from_bits<float>(x); }
+inline unsigned __float_as_uint(float x) { return static_cast<unsigned>(rooflab::cuda_cpu::detail::to_bits(x)); }
+inline double __longlong_as_double(long long x) {
+  return rooflab::cuda_cpu::detail::from_bits<double>(static_cast<std::uint64_t>(x));
 }
-template <class T>
-T atomicExch(T* address, T value) {
-  return std::atomic_ref<T>(*address).exchange(value);
+inline long long __double_as_longlong(double x) {
+  return static_cast<long long>(rooflab::cuda_cpu::detail::to_bits(x));
 }
-template <class T>
-T atomicCAS(T* address, T compare, T value) {
-  std::atomic_ref<T>(*address).compare_exchange_strong(compare, value);
-  return compare;
-}
+inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
+inline int __float2int_rz(float x) { return static_cast<int>(x); }
+inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
+inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
+inline unsigned __float2uint_rn(float x) { return static_cast<unsigned>(std::nearbyint(x)); }
+inline float __int2float_rn(int x) { return static_cast<float>(x); }
 
 // The math the kernels use, under CUDA's names.
 inline float __expf(float x) { return std::exp(x); }
+inline float __exp10f(float x) { return std::pow(10.0f, x); }
 inline float __logf(float x) { return std::log(x); }
+inline float __log2f(float x) { return std::log2(x); }
+inline float __sinf(float x) { return std::sin(x); }
+inline float __cosf(float x) { return std::cos(x); }
+inline float __powf(float x, float y) { return std::pow(x, y); }
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline float __fdividef(float x, float y) { return x / y; }
+inline float __fmaf_rn(float x, float y, float z) { return std::fma(x, y, z); }
+inline float __fmul_rn(float x, float y) { return x * y; }
+inline float __fadd_rn(float x, float y) { return x + y; }
+inline float __fsub_rn(float x, float y) { return x - y; }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fsqrt_rn(float x) { return std::sqrt(x); }
+inline float __saturatef(float x) { return std::isnan(x) ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+template <class T>
+T __ldg(const T* address) {
+  return *address;
+}
 // expf, logf, sqrtf, fmaxf, fminf, fabsf: the C library's, from <math.h>.
 // CUDA's integer min and max.
 inline int min(int a, int b) { return a < b ? a : b; }
@@ -277,6 +433,19 @@ cudaError_t cudaMalloc(T** pointer, std::size_t bytes) {
 cudaError_t cudaFree(void* pointer);
 cudaError_t cudaMemcpy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes);
+// __constant__ and __device__ variables are plain variables here.
+template <class T>
+cudaError_t cudaMemcpyToSymbol(T& symbol, const void* from, std::size_t bytes, std::size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+  return cudaMemcpy(reinterpret_cast<char*>(&symbol) + offset, from, bytes, kind);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void* to, const T& symbol, std::size_t bytes, std::size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+  return cudaMemcpy(to, reinterpret_cast<const char*>(&symbol) + offset, bytes, kind);
+}
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();

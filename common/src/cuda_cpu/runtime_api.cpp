@@ -1,8 +1,11 @@
-// The CUDA runtime API on the CPU: "device" memory is host memory, every call
-// is synchronous, and errors are kept for cudaGetLastError as on a GPU.
-#include <atomic>
+// The CUDA runtime API on the CPU: "device" memory is host memory that the
+// runtime keeps a list of (kernels may touch nothing else), every call is
+// synchronous, and errors are kept for cudaGetLastError as on a GPU.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <deque>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -17,7 +20,13 @@ namespace rooflab::cuda_cpu {
 namespace {
 
 std::mutex state_lock;
-std::map<void*, std::size_t> buffers;
+std::map<std::uintptr_t, std::size_t> buffers;  // begin -> bytes
+// Freed buffers stay allocated a while (a quarantine, as AddressSanitizer
+// keeps one), so that a kernel reading one is told "use after free", never
+// reads memory the host has reused. The most recent last.
+std::deque<detail::BufferRange> freed;
+std::size_t freed_bytes = 0;
+constexpr std::size_t kQuarantineBuffers = 256, kQuarantineBytes = 32 << 20;
 
 cudaError_t last_error = cudaSuccess;
 std::string last_message;
@@ -25,6 +34,16 @@ std::string last_message;
 cudaError_t invalid(const std::string& message) {
   detail::record_error(cudaErrorInvalidValue, message);
   return cudaErrorInvalidValue;
+}
+
+// Whether [pointer, pointer + bytes) lies in one live device buffer.
+bool on_device(const void* pointer, std::size_t bytes) {
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  const std::lock_guard lock(state_lock);
+  auto after = buffers.upper_bound(address);
+  if (after == buffers.begin()) return false;
+  --after;
+  return address - after->first <= after->second && bytes <= after->second - (address - after->first);
 }
 
 }  // namespace
@@ -37,9 +56,16 @@ void record_error(cudaError_t error, const std::string& message) {
   last_message = message;
 }
 
-std::map<void*, std::size_t> allocations() {
+std::vector<BufferRange> live_buffers() {
   const std::lock_guard lock(state_lock);
-  return buffers;
+  std::vector<BufferRange> live;
+  for (const auto& [begin, bytes] : buffers) live.push_back({begin, bytes});
+  return live;
+}
+
+std::vector<BufferRange> freed_buffers() {
+  const std::lock_guard lock(state_lock);
+  return {freed.begin(), freed.end()};
 }
 
 }  // namespace detail
@@ -49,104 +75,71 @@ std::string last_error_message() {
   return last_message;
 }
 
-namespace {
-// Set while compare_orders runs its launches: each of them then runs once.
-thread_local bool comparing_orders = false;
-
-bool race_check_from_environment() {
-  const char* setting = std::getenv("ROOFLAB_CUDA_CPU_RACE_CHECK");
-  return !(setting && std::string(setting) == "0");
-}
-std::atomic<bool> race_check_on{race_check_from_environment()};
-}  // namespace
-
-void set_race_check(bool on) { race_check_on = on; }
-
-bool race_check() { return race_check_on && !comparing_orders; }
-
-std::string compare_orders(const std::function<void()>& launches, std::uint64_t seed) {
-  struct Comparing {
-    bool outer = comparing_orders;
-    Comparing() { comparing_orders = true; }
-    ~Comparing() { comparing_orders = outer; }
-  } comparing;
-  const auto live = detail::allocations();
-  std::map<void*, std::vector<unsigned char>> before;
-  for (const auto& [pointer, bytes] : live) {
-    const auto* data = static_cast<const unsigned char*>(pointer);
-    before[pointer].assign(data, data + bytes);
-  }
-  const auto restore = [&] {
-    for (const auto& [pointer, bytes] : before) std::memcpy(pointer, bytes.data(), bytes.size());
-  };
-  const Order previous = current_order();
-  std::map<void*, std::vector<unsigned char>> forward;
-  std::string difference;
-  for (const Order order : {Order::forward, Order::reverse, Order::shuffled}) {
-    restore();
-    set_order(order, seed);
-    try {
-      launches();
-    } catch (...) {
-      set_order(previous, seed);
-      throw;
-    }
-    for (const auto& [pointer, bytes] : live) {
-      const auto* data = static_cast<const unsigned char*>(pointer);
-      if (order == Order::forward) {
-        forward[pointer].assign(data, data + bytes);
-      } else if (difference.empty() && std::memcmp(forward[pointer].data(), data, bytes) != 0) {
-        std::size_t at = 0;
-        while (forward[pointer][at] == data[at]) ++at;
-        difference = std::string("threads run in ") + (order == Order::reverse ? "reverse" : "shuffled") +
-                     " order left a different result than in forward order (a " + std::to_string(bytes) +
-                     "-byte buffer differs from byte " + std::to_string(at) +
-                     "): the kernel reads shared or global memory another thread writes without a barrier between";
-      }
-    }
-  }
-  set_order(previous, seed);
-  for (const auto& [pointer, bytes] : forward) std::memcpy(pointer, bytes.data(), bytes.size());
-  return difference;
-}
-
 }  // namespace rooflab::cuda_cpu
 
 using rooflab::cuda_cpu::invalid;
 
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
   if (!pointer) return invalid("cudaMalloc: the pointer to set is null");
-  *pointer = std::calloc(bytes ? bytes : 1, 1);
+  // 256-byte aligned, as cudaMalloc's: the sector counts assume it.
+  const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + 255) / 256 * 256;
+  *pointer = std::aligned_alloc(256, rounded);
+  if (*pointer) std::memset(*pointer, 0, rounded);
   if (!*pointer) {
     rooflab::cuda_cpu::detail::record_error(cudaErrorMemoryAllocation,
                                             "cudaMalloc: out of memory for " + std::to_string(bytes) + " bytes");
     return cudaErrorMemoryAllocation;
   }
   const std::lock_guard lock(rooflab::cuda_cpu::state_lock);
-  rooflab::cuda_cpu::buffers[*pointer] = bytes;
+  rooflab::cuda_cpu::buffers[reinterpret_cast<std::uintptr_t>(*pointer)] = bytes;
   return cudaSuccess;
 }
 
 cudaError_t cudaFree(void* pointer) {
   if (!pointer) return cudaSuccess;
-  bool known = false;
   {
     const std::lock_guard lock(rooflab::cuda_cpu::state_lock);
-    known = rooflab::cuda_cpu::buffers.erase(pointer) == 1;
+    const auto found = rooflab::cuda_cpu::buffers.find(reinterpret_cast<std::uintptr_t>(pointer));
+    if (found == rooflab::cuda_cpu::buffers.end()) {
+      rooflab::cuda_cpu::last_error = cudaErrorInvalidValue;
+      rooflab::cuda_cpu::last_message = "cudaFree: the pointer did not come from cudaMalloc, or was freed already";
+      return cudaErrorInvalidValue;
+    }
+    namespace state = rooflab::cuda_cpu;
+    state::freed.push_back({found->first, found->second});
+    state::freed_bytes += found->second;
+    while (state::freed.size() > state::kQuarantineBuffers || state::freed_bytes > state::kQuarantineBytes) {
+      std::free(reinterpret_cast<void*>(state::freed.front().begin));
+      state::freed_bytes -= state::freed.front().bytes;
+      state::freed.pop_front();
+    }
+    rooflab::cuda_cpu::buffers.erase(found);
   }
-  if (!known) return invalid("cudaFree: the pointer did not come from cudaMalloc");
-  std::free(pointer);
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind) {
+cudaError_t cudaMemcpy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind) {
+  using rooflab::cuda_cpu::on_device;
   if (bytes && (!to || !from)) return invalid("cudaMemcpy: a null pointer");
+  // What a GPU checks: the device side of the copy is a live cudaMalloc buffer, large enough.
+  const bool to_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool from_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if (bytes && to_device && !on_device(to, bytes))
+    return invalid("cudaMemcpy: the destination of " + std::to_string(bytes) +
+                   " bytes is not inside one live cudaMalloc buffer (cudaMemcpy" +
+                   (kind == cudaMemcpyHostToDevice ? "HostToDevice" : "DeviceToDevice") + ")");
+  if (bytes && from_device && !on_device(from, bytes))
+    return invalid("cudaMemcpy: the source of " + std::to_string(bytes) +
+                   " bytes is not inside one live cudaMalloc buffer (cudaMemcpy" +
+                   (kind == cudaMemcpyDeviceToHost ? "DeviceToHost" : "DeviceToDevice") + ")");
   if (bytes) std::memmove(to, from, bytes);
   return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
   if (bytes && !pointer) return invalid("cudaMemset: a null pointer");
+  if (bytes && !rooflab::cuda_cpu::on_device(pointer, bytes))
+    return invalid("cudaMemset: " + std::to_string(bytes) + " bytes that are not inside one live cudaMalloc buffer");
   if (bytes) std::memset(pointer, value, bytes);
   return cudaSuccess;
 }

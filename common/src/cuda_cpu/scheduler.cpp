@@ -1,43 +1,47 @@
 // Runs CUDA kernels on the CPU: a block's threads are fibers (Boost.Context)
-// on one OS thread, switched only where CUDA threads synchronise; blocks are
-// spread over OS threads. See rooflab/cuda_cpu.hpp for what is and is not
+// switched only where CUDA threads synchronise or spin; blocks run one after
+// another on the launching thread, in an order shuffled per launch. Every
+// access of kernel code goes to the launch's LaunchChecker
+// (memory_checker.hpp). See rooflab/cuda_cpu.hpp for what is and is not
 // modelled.
+#include <signal.h>
+
 #include <boost/context/fiber.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <numeric>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "fiber_stacks.hpp"
+#include "memory_checker.hpp"
 #include "rooflab/cuda_cpu.hpp"
 #include "runtime_state.hpp"
+#include "scheduler_internal.hpp"
 
 namespace rooflab::cuda_cpu {
 namespace {
 
-// Each CUDA thread's stack: kernels keep a few small arrays there. Kept in a
-// pool and reused by every block.
-constexpr std::size_t kStackBytes = 64 * 1024;
-
-enum class State { runnable, at_barrier, at_warp_call, done };
-enum class WarpCall { sync, shuffle, ballot };
-
 namespace context = boost::context;
+using detail::LaunchChecker;
+using detail::ThreadContext;
+
+enum class State { runnable, at_barrier, at_warp_call, done, abandoned };
+enum class WarpCall { sync, shuffle, ballot };
 
 struct Fiber {
   context::fiber resume_point;  // where this thread goes on when the scheduler resumes it
   context::fiber scheduler;     // where the scheduler goes on when this thread yields
   State state = State::runnable;
-  ThreadState ids;
-  unsigned linear = 0;  // x + y·X + z·X·Y, which decides the warp and lane
-  // The warp-level call it waits in, and what it gets back.
+  ThreadContext thread;
+  bool spun = false;  // it last yielded in a spin-wait
+  // The warp-level call (or __syncthreads_count) it waits in, and what it gets back.
   WarpCall call = WarpCall::sync;
   const char* call_name = "";
   unsigned mask = 0;
@@ -47,48 +51,29 @@ struct Fiber {
 };
 
 struct Block {
-  const char* kernel = "";
-  const std::function<void()>* body = nullptr;
+  const detail::KernelCall* call = nullptr;
+  LaunchChecker* checker = nullptr;
+  dim3 grid, dim, index;
   std::vector<Fiber> fibers;
-  std::vector<unsigned char> dynamic_shared;
   Fiber* running = nullptr;
   std::exception_ptr thrown;  // what the kernel's code threw
+  std::string abandoned;      // why a thread was stopped (abandon_thread)
 };
 
 thread_local Block* this_block = nullptr;
-// Stacks for one block's fibers, taken from the pool and given back after it.
-class Stacks {
- public:
-  explicit Stacks(unsigned count) {
-    const std::lock_guard lock(pool_lock);
-    while (stacks_.size() < count) {
-      if (pool.empty()) {
-        stacks_.emplace_back(new char[kStackBytes]);  // not zeroed: fibers write before they read
-      } else {
-        stacks_.push_back(std::move(pool.back()));
-        pool.pop_back();
-      }
-    }
-  }
-  ~Stacks() {
-    const std::lock_guard lock(pool_lock);
-    for (auto& stack : stacks_) pool.push_back(std::move(stack));
-  }
-  Stacks(const Stacks&) = delete;
-  Stacks& operator=(const Stacks&) = delete;
-  char* operator[](std::size_t i) const { return stacks_[i].get(); }
+thread_local ThreadContext* running_thread = nullptr;
 
- private:
-  std::vector<std::unique_ptr<char[]>> stacks_;
-  static inline std::mutex pool_lock;
-  static inline std::vector<std::unique_ptr<char[]>> pool;
-};
+// Launches run one at a time: each sees the device buffers as they are.
+std::mutex launch_lock;
+detail::FiberStacks stacks;  // under launch_lock
+std::uint64_t launch_serial = 0;
 
-std::atomic<Order> launch_order{Order::forward};
-std::atomic<std::uint64_t> order_seed{1};
+std::mutex records_lock;
+std::deque<LaunchRecord> records;
+constexpr std::size_t kMaxRecords = 4096;
 
 [[noreturn]] void fail(const Block& block, const std::string& why) {
-  throw KernelError(std::string("kernel ") + block.kernel + ": " + why);
+  throw KernelError(std::string("kernel ") + block.call->name + ": " + why);
 }
 
 std::string hex(unsigned mask) {
@@ -103,14 +88,18 @@ std::string describe(const dim3& index) {
   return text;
 }
 
-// One pooled stack handed to Boost.Context, which keeps its own record at the
-// top; the pool owns the memory.
+std::string who(const Block& block, const Fiber& fiber) {
+  return "thread " + describe(fiber.thread.thread_idx) + " of block " + describe(block.index);
+}
+
+// One stack of the pool handed to Boost.Context, which keeps its own record
+// at the top; the pool owns the memory.
 struct PooledStack {
-  char* memory;
+  std::uintptr_t low, high;
   context::stack_context allocate() {
     context::stack_context stack;
-    stack.size = kStackBytes;
-    stack.sp = memory + kStackBytes;  // stacks grow down
+    stack.size = high - low;
+    stack.sp = reinterpret_cast<void*>(high);  // stacks grow down
     return stack;
   }
   void deallocate(context::stack_context&) noexcept {}
@@ -120,14 +109,20 @@ struct PooledStack {
 context::fiber thread_main(Block& block, Fiber& self, context::fiber&& scheduler) {
   self.scheduler = std::move(scheduler);
   try {
-    (*block.body)();
+    block.call->entry(block.call->call);
   } catch (const context::detail::forced_unwind&) {
-    throw;  // the block was abandoned while this thread waited: Boost.Context unwinds its stack
+    throw;
   } catch (...) {
     if (!block.thrown) block.thrown = std::current_exception();
   }
   self.state = State::done;
   return std::move(self.scheduler);
+}
+
+Fiber& current_fiber() {
+  if (!this_block || !this_block->running)
+    throw std::logic_error("a CUDA device function was called outside a kernel launch");
+  return *this_block->running;
 }
 
 // Back to the scheduler until it makes this thread runnable again.
@@ -137,10 +132,44 @@ void yield(State waiting) {
   self.scheduler = std::move(self.scheduler).resume();
 }
 
-Fiber& current_fiber() {
-  if (!this_block || !this_block->running)
-    throw std::logic_error("a CUDA device function was called outside a kernel launch");
-  return *this_block->running;
+// A stack overflow in a kernel: the guard page below the thread's stack.
+void on_segmentation_fault(int, siginfo_t* info, void*);
+struct sigaction previous_action {};
+
+void install_overflow_handler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction action {};
+    action.sa_sigaction = on_segmentation_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, &previous_action);
+  });
+  // The handler runs on a stack of its own: the thread's has no room left.
+  thread_local std::unique_ptr<char[]> alternate;
+  if (!alternate) {
+    constexpr std::size_t kBytes = 64 * 1024;
+    alternate.reset(new char[kBytes]);
+    stack_t stack{};
+    stack.ss_sp = alternate.get();
+    stack.ss_size = kBytes;
+    sigaltstack(&stack, nullptr);
+  }
+}
+
+void on_segmentation_fault(int signal_number, siginfo_t* info, void*) {
+  const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  if (this_block && this_block->running && stacks.in_guard_page(address)) {
+    detail::abandon_thread(std::string("kernel ") + this_block->call->name + ": " +
+                           who(*this_block, *this_block->running) + " ran past the end of its " +
+                           std::to_string(detail::kStackBytes / 1024) +
+                           " KiB stack: its local variables (arrays in registers or local memory) need more "
+                           "than the " +
+                           std::to_string(detail::kLocalMemoryPerThread / 1024) +
+                           " KiB of local memory a GPU thread may have, or it recurses without end");
+  }
+  // Not ours: the previous handler, or the default (a crash), on return.
+  sigaction(signal_number, &previous_action, nullptr);
 }
 
 // Lanes of warp `warp` that exist in this block, as a mask.
@@ -159,6 +188,20 @@ const char* where_it_waits(State state) {
     default:
       return "is elsewhere";
   }
+}
+
+// Lanes that took part in one warp-level call are ordered: each ticks its own
+// clock, then all take the latest of every lane's.
+void join_clocks(Fiber* lanes, unsigned mask) {
+  std::uint32_t joined[kWarpSize] = {};
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    if (!(mask >> lane & 1u)) continue;
+    ++lanes[lane].thread.clock[lane];
+    for (unsigned other = 0; other < kWarpSize; ++other)
+      joined[other] = std::max(joined[other], lanes[lane].thread.clock[other]);
+  }
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    if (mask >> lane & 1u) std::copy(joined, joined + kWarpSize, lanes[lane].thread.clock);
 }
 
 // Releases every warp-level call whose lanes have all arrived; fails, naming
@@ -190,82 +233,112 @@ bool release_warp_calls(Block& block, bool nothing_else_can_run) {
       }
       if (problem == "wait") continue;
       if (!problem.empty())
-        fail(block, std::string(caller.call_name) + " with mask " + hex(caller.mask) + " in thread " +
-                        describe(caller.ids.thread_idx) + " of block " + describe(caller.ids.block_idx) + " " +
-                        problem);
+        fail(block, std::string(caller.call_name) + " with mask " + hex(caller.mask) + " in " + who(block, caller) +
+                        " " + problem);
       // Every lane of the mask is here: answer them all at once.
+      const unsigned mask = caller.mask;
       unsigned votes = 0;
       for (unsigned other = 0; other < kWarpSize; ++other)
-        if (caller.mask >> other & 1u && lanes[other].call == WarpCall::ballot && lanes[other].posted)
-          votes |= 1u << other;
+        if (mask >> other & 1u && lanes[other].call == WarpCall::ballot && lanes[other].posted) votes |= 1u << other;
       for (unsigned other = 0; other < kWarpSize; ++other) {
-        if (!(caller.mask >> other & 1u)) continue;
+        if (!(mask >> other & 1u)) continue;
         Fiber& member = lanes[other];
         if (member.call == WarpCall::shuffle) {
           const auto from = static_cast<unsigned>(member.source);
-          if (from >= kWarpSize || !(caller.mask >> from & 1u))
-            fail(block, std::string(member.call_name) + " in thread " + describe(member.ids.thread_idx) +
-                            " reads lane " + std::to_string(member.source) + ", which is not in its mask");
+          if (from >= kWarpSize || !(mask >> from & 1u))
+            fail(block, std::string(member.call_name) + " in " + who(block, member) + " reads lane " +
+                            std::to_string(member.source) + ", which is not in its mask");
           member.received = lanes[from].posted;
         } else if (member.call == WarpCall::ballot) {
           member.received = votes;
         }
         member.state = State::runnable;
       }
+      join_clocks(lanes, mask);
       released = true;
     }
   }
   return released;
 }
 
-std::vector<std::size_t> run_order(std::size_t count, Order order, std::mt19937_64& engine) {
+std::vector<std::size_t> shuffled(std::size_t count, std::mt19937_64& engine) {
   std::vector<std::size_t> indices(count);
   std::iota(indices.begin(), indices.end(), std::size_t{0});
-  if (order == Order::reverse) std::reverse(indices.begin(), indices.end());
-  if (order == Order::shuffled) std::shuffle(indices.begin(), indices.end(), engine);
+  std::shuffle(indices.begin(), indices.end(), engine);
   return indices;
 }
 
-void run_block(Block& block, dim3 grid, dim3 block_dim, dim3 block_idx, Order order, std::uint64_t seed) {
-  const unsigned threads = block_dim.count();
-  const Stacks stacks(threads);
-  // Threads still waiting when the block fails are unwound here, while their
-  // stacks are still this block's.
-  struct Unwind {
-    Block& block;
-    ~Unwind() { block.fibers.clear(); }
-  } unwind{block};
+// A spin-wait nothing releases: this many passes in which threads spun and
+// nothing was written.
+constexpr unsigned kStalledPasses = 2000;
+
+void run_block(Block& block, std::mt19937_64& engine) {
+  const unsigned threads = block.dim.count();
   block.fibers = std::vector<Fiber>(threads);
   for (unsigned t = 0; t < threads; ++t) {
     Fiber& fiber = block.fibers[t];
-    fiber.linear = t;
-    fiber.ids = {dim3(t % block_dim.x, t / block_dim.x % block_dim.y, t / (block_dim.x * block_dim.y)), block_idx,
-                 block_dim, grid};
+    ThreadContext& thread = fiber.thread;
+    thread.linear = t;
+    thread.thread_idx = dim3(t % block.dim.x, t / block.dim.x % block.dim.y, t / (block.dim.x * block.dim.y));
+    thread.stack_low = stacks.low(t);
+    thread.stack_high = stacks.high(t);
+    thread.clock[t % kWarpSize] = 1;
     fiber.resume_point = context::fiber(
-        std::allocator_arg, PooledStack{stacks[t]},
+        std::allocator_arg, PooledStack{thread.stack_low, thread.stack_high},
         [&block, &fiber](context::fiber&& scheduler) { return thread_main(block, fiber, std::move(scheduler)); });
   }
-  std::mt19937_64 engine(seed ^ (std::uint64_t{block_idx.x} << 40) ^ (std::uint64_t{block_idx.y} << 20) ^ block_idx.z);
-  this_block = &block;
+  unsigned stalled = 0;
+  const std::vector<std::size_t> order = shuffled(threads, engine);
   while (true) {
-    for (const std::size_t t : run_order(threads, order, engine)) {
+    const std::uint64_t writes_before = block.checker->writes();
+    bool spun = false;
+    for (const std::size_t t : order) {
       Fiber& fiber = block.fibers[t];
       if (fiber.state != State::runnable) continue;
       block.running = &fiber;
+      running_thread = &fiber.thread;
+      fiber.spun = false;
       fiber.resume_point = std::move(fiber.resume_point).resume();
+      running_thread = nullptr;
       block.running = nullptr;
+      spun = spun || fiber.spun;
+      if (!block.abandoned.empty()) throw KernelError(block.abandoned);
       if (block.thrown) std::rethrow_exception(block.thrown);
     }
-    std::size_t done = 0, at_barrier = 0, at_warp_call = 0;
+    std::size_t done = 0, at_barrier = 0, at_warp_call = 0, runnable = 0;
     for (const Fiber& fiber : block.fibers) {
       done += fiber.state == State::done;
       at_barrier += fiber.state == State::at_barrier;
       at_warp_call += fiber.state == State::at_warp_call;
+      runnable += fiber.state == State::runnable;
     }
-    if (done == threads) return;
-    if (at_warp_call > 0 && release_warp_calls(block, /*nothing_else_can_run=*/false)) continue;
+    if (done == threads) break;
+    const bool released = at_warp_call > 0 && release_warp_calls(block, /*nothing_else_can_run=*/false);
+    if (runnable > 0) {
+      stalled = spun && !released && block.checker->writes() == writes_before ? stalled + 1 : 0;
+      if (stalled == kStalledPasses) {
+        const auto spinner =
+            std::find_if(block.fibers.begin(), block.fibers.end(), [](const Fiber& fiber) { return fiber.spun; });
+        fail(block, who(block, *spinner) +
+                        " spins on an atomic or volatile flag that no running thread of its block "
+                        "will change (the others wait or have exited): on a GPU this hangs. A flag "
+                        "set by another block never comes here either: this runtime runs blocks one "
+                        "after another, and a GPU does not promise to run them at the same time");
+      }
+      continue;
+    }
+    stalled = 0;
+    if (released) continue;
     if (at_warp_call == 0 && done == 0) {
-      for (Fiber& fiber : block.fibers) fiber.state = State::runnable;  // every thread reached the barrier
+      // Every thread reached the barrier: __syncthreads_count's answer, then on.
+      std::uint64_t count = 0;
+      for (const Fiber& fiber : block.fibers) count += fiber.posted;
+      for (Fiber& fiber : block.fibers) {
+        fiber.received = count;
+        fiber.posted = 0;
+        fiber.state = State::runnable;
+      }
+      block.checker->barrier();
       continue;
     }
     if (at_warp_call > 0) release_warp_calls(block, /*nothing_else_can_run=*/true);  // fails, naming the call
@@ -273,37 +346,213 @@ void run_block(Block& block, dim3 grid, dim3 block_dim, dim3 block_idx, Order or
                                       [](const Fiber& fiber) { return fiber.state == State::at_barrier; });
     const auto exited = std::find_if(block.fibers.begin(), block.fibers.end(),
                                      [](const Fiber& fiber) { return fiber.state == State::done; });
-    fail(block, "__syncthreads in block " + describe(block_idx) + " is not reached by every thread: thread " +
-                    describe(waiting->ids.thread_idx) + " waits there, thread " + describe(exited->ids.thread_idx) +
-                    " has exited (" + std::to_string(done) + " of " + std::to_string(threads) +
-                    " have); on a GPU this hangs or is undefined");
+    fail(block, "__syncthreads in block " + describe(block.index) + " is not reached by every thread: thread " +
+                    describe(waiting->thread.thread_idx) + " waits there, thread " +
+                    describe(exited->thread.thread_idx) + " has exited (" + std::to_string(done) + " of " +
+                    std::to_string(threads) + " have); on a GPU this hangs or is undefined");
   }
+  block.checker->barrier();  // counts the last interval's requests
+}
+
+// A block that failed leaves threads suspended, some inside callbacks that
+// must not throw: they are never resumed nor unwound (their handles are
+// kept, never destroyed), and the pool reuses their stacks.
+void abandon_unfinished(Block& block) {
+  for (Fiber& fiber : block.fibers)
+    if (fiber.resume_point) new context::fiber(std::move(fiber.resume_point));  // never resumed
+  block.fibers.clear();
+}
+
+void record_launch(LaunchRecord record) {
+  const std::lock_guard lock(records_lock);
+  records.push_back(std::move(record));
+  if (records.size() > kMaxRecords) records.pop_front();
 }
 
 }  // namespace
 
-const ThreadState& this_thread() { return current_fiber().ids; }
+namespace detail {
 
-unsigned this_lane() { return current_fiber().linear % kWarpSize; }
+ThreadContext* current_thread() { return running_thread; }
+
+void abandon_thread(std::string why) {
+  if (running_thread) ++running_thread->in_runtime;  // for good: it never runs kernel code again
+  Block& block = *this_block;
+  Fiber& self = *block.running;
+  block.abandoned = std::move(why);
+  self.state = State::abandoned;
+  self.scheduler = std::move(self.scheduler).resume();
+  std::abort();  // never resumed
+}
+
+void note_spin_read(ThreadContext& thread, std::uintptr_t address) {
+  if (address != thread.spin_address) {
+    thread.spin_address = address;
+    thread.spin_reads = 0;
+  }
+  if (++thread.spin_reads >= 16) {
+    thread.spin_reads = 0;
+    pause_thread();
+  }
+}
+
+void note_unchanging_atomic(std::uintptr_t address) {
+  ThreadContext* thread = current_thread();
+  if (!thread) return;
+  if (LaunchChecker* checker = current_checker()) {
+    checker->undo_write();
+    checker->acquire(*thread, address);
+  }
+  note_spin_read(*thread, address);
+}
+
+void note_atomic_release(std::uintptr_t address) {
+  ThreadContext* thread = current_thread();
+  LaunchChecker* checker = current_checker();
+  if (thread && checker) checker->release(*thread, address);
+}
+
+void note_atomic_read(std::uintptr_t address) {
+  ThreadContext* thread = current_thread();
+  LaunchChecker* checker = current_checker();
+  if (thread && checker) checker->acquire(*thread, address);
+}
+
+void run_kernel(const KernelCall& call, dim3 grid, dim3 block_dim, std::size_t shared_bytes) {
+  const auto refuse = [&](const std::string& why) {
+    record_error(cudaErrorInvalidValue, std::string("kernel ") + call.name + ": " + why);
+    throw KernelError(std::string("kernel ") + call.name + ": " + why);
+  };
+  if (block_dim.count() == 0 || grid.count() == 0)
+    refuse("launched with an empty grid " + describe(grid) + " or block " + describe(block_dim));
+  if (block_dim.count() > kMaxThreadsPerBlock)
+    refuse(std::to_string(block_dim.count()) + " threads per block " + describe(block_dim) + " (at most " +
+           std::to_string(kMaxThreadsPerBlock) + ")");
+  if (block_dim.z > 64) refuse("blockDim.z = " + std::to_string(block_dim.z) + " (at most 64)");
+  if (grid.y > 65535 || grid.z > 65535) refuse("gridDim " + describe(grid) + ": y and z may be at most 65535");
+  if (shared_bytes > kSharedMemoryPerBlock)
+    refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory per block (at most " +
+           std::to_string(kSharedMemoryPerBlock) + " without cudaFuncSetAttribute)");
+  if (this_block) refuse("launched from inside a kernel (dynamic parallelism is not modelled)");
+
+  const std::lock_guard lock(launch_lock);
+  install_overflow_handler();
+  stacks.reserve(block_dim.count());
+  LaunchChecker checker(call, grid, block_dim, shared_bytes);
+  detail::set_current_checker(&checker);
+  std::mt19937_64 engine(0x5eed0000ull + ++launch_serial);
+  std::exception_ptr failure;
+  for (const std::size_t b : shuffled(grid.count(), engine)) {
+    Block block;
+    block.call = &call;
+    block.checker = &checker;
+    block.grid = grid;
+    block.dim = block_dim;
+    const auto linear = static_cast<unsigned>(b);
+    block.index = dim3(linear % grid.x, linear / grid.x % grid.y, linear / (grid.x * grid.y));
+    this_block = &block;
+    try {
+      checker.begin_block(linear);
+      run_block(block, engine);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    this_block = nullptr;
+    running_thread = nullptr;
+    if (failure) {
+      abandon_unfinished(block);
+      break;
+    }
+  }
+  detail::set_current_checker(nullptr);
+  record_launch({call.name, grid, block_dim, shared_bytes, checker.static_shared_bytes(),
+                 failure ? MemoryCounters{} : checker.counters()});
+  if (!failure) return;
+  try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception& error) {
+    record_error(cudaErrorLaunchFailure, error.what());
+  } catch (...) {
+    record_error(cudaErrorLaunchFailure, std::string("kernel ") + call.name + " threw");
+  }
+  std::rethrow_exception(failure);
+}
+
+}  // namespace detail
+
+dim3 thread_index() { return current_fiber().thread.thread_idx; }
+dim3 block_index() {
+  current_fiber();
+  return this_block->index;
+}
+dim3 block_dimensions() {
+  current_fiber();
+  return this_block->dim;
+}
+dim3 grid_dimensions() {
+  current_fiber();
+  return this_block->grid;
+}
+
+unsigned this_lane() { return current_fiber().thread.linear % kWarpSize; }
+
+unsigned active_mask() {
+  const Fiber& self = current_fiber();
+  const unsigned warp = self.thread.linear / kWarpSize;
+  unsigned mask = 0;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    const unsigned t = warp * kWarpSize + lane;
+    if (t < this_block->fibers.size() && this_block->fibers[t].state != State::done) mask |= 1u << lane;
+  }
+  return mask;
+}
 
 void syncthreads() {
+  const detail::RuntimeScope inside;
   current_fiber();
   yield(State::at_barrier);
 }
 
+int syncthreads_count(int predicate) {
+  const detail::RuntimeScope inside;
+  Fiber& self = current_fiber();
+  self.posted = predicate != 0;
+  yield(State::at_barrier);
+  return static_cast<int>(self.received);
+}
+
+void pause_thread() {
+  const detail::RuntimeScope inside;
+  Fiber& self = current_fiber();
+  self.spun = true;
+  yield(State::runnable);
+}
+
+void trap() {
+  const detail::RuntimeScope inside;
+  Fiber& self = current_fiber();
+  throw KernelError(std::string("kernel ") + this_block->call->name + ": " + who(*this_block, self) +
+                    " called __trap()");
+}
+
+void fence() {}
+
+long long thread_clock() { return current_fiber().thread.accesses; }
+
 namespace {
 std::uint64_t warp_call(WarpCall call, const char* name, unsigned mask, std::uint64_t value, int source) {
+  const detail::RuntimeScope inside;
   Fiber& self = current_fiber();
   self.call = call;
   self.call_name = name;
   self.mask = mask;
   self.posted = value;
   self.source = source;
-  if (!(mask >> (self.linear % kWarpSize) & 1u))
-    fail(*this_block, std::string(name) + " in thread " + describe(self.ids.thread_idx) + " of block " +
-                          describe(self.ids.block_idx) + " has a mask (" + hex(mask) + ") without its own lane " +
-                          std::to_string(self.linear % kWarpSize));
+  if (!(mask >> (self.thread.linear % kWarpSize) & 1u))
+    fail(*this_block, std::string(name) + " in " + who(*this_block, self) + " has a mask (" + hex(mask) +
+                          ") without its own lane " + std::to_string(self.thread.linear % kWarpSize));
   yield(State::at_warp_call);
+  self.posted = 0;
   return self.received;
 }
 }  // namespace
@@ -319,95 +568,25 @@ unsigned ballot(unsigned mask, bool predicate) {
 }
 
 void* dynamic_shared_memory() {
+  const detail::RuntimeScope inside;
   current_fiber();
-  return this_block->dynamic_shared.data();
+  return this_block->checker->dynamic_shared_memory();
 }
 
-void set_order(Order order, std::uint64_t seed) {
-  launch_order = order;
-  order_seed = seed;
+void* shared_array(const char* name, int line, std::size_t bytes, std::size_t alignment) {
+  const detail::RuntimeScope inside;
+  current_fiber();
+  std::string error;
+  void* array = this_block->checker->shared_array(name, line, bytes, alignment, error);
+  if (!array) throw KernelError(error);
+  return array;
 }
 
-Order current_order() { return launch_order; }
-
-void run_kernel(const char* kernel_name, dim3 grid, dim3 block_dim, std::size_t shared_bytes,
-                const std::function<void()>& body) {
-  const auto refuse = [&](const std::string& why) {
-    detail::record_error(cudaErrorInvalidValue, std::string("kernel ") + kernel_name + ": " + why);
-    throw KernelError(std::string("kernel ") + kernel_name + ": " + why);
-  };
-  if (block_dim.count() == 0 || grid.count() == 0)
-    refuse("launched with an empty grid " + describe(grid) + " or block " + describe(block_dim));
-  if (block_dim.count() > kMaxThreadsPerBlock)
-    refuse(std::to_string(block_dim.count()) + " threads per block " + describe(block_dim) + " (at most " +
-           std::to_string(kMaxThreadsPerBlock) + ")");
-  if (block_dim.z > 64) refuse("blockDim.z = " + std::to_string(block_dim.z) + " (at most 64)");
-  if (shared_bytes > kSharedMemoryPerBlock)
-    refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory per block (at most " +
-           std::to_string(kSharedMemoryPerBlock) + " without cudaFuncSetAttribute)");
-
-  if (race_check()) {
-    // Once per order, from the same device memory; a difference is a race.
-    const std::string difference =
-        compare_orders([&] { run_kernel(kernel_name, grid, block_dim, shared_bytes, body); }, order_seed);
-    if (difference.empty()) return;
-    detail::record_error(cudaErrorLaunchFailure, std::string("kernel ") + kernel_name + ": " + difference);
-    throw KernelError(std::string("kernel ") + kernel_name + ": " + difference);
-  }
-
-  const Order order = launch_order;
-  const std::uint64_t seed = order_seed;
-  const unsigned blocks = grid.count();
-  const unsigned workers = std::max(1u, std::min(blocks, std::max(1u, std::thread::hardware_concurrency())));
-  std::atomic<unsigned> next{0};
-  std::mutex failed;
-  std::exception_ptr first_failure;
-  const auto worker = [&] {
-    try {
-      for (unsigned b = next++; b < blocks; b = next++) {
-        {
-          const std::lock_guard lock(failed);
-          if (first_failure) return;
-        }
-        // Each block on an OS thread of its own: a kernel's static __shared__
-        // arrays (thread_local) then start zeroed in every block, as its
-        // dynamic shared memory does, and never hold what an earlier block or
-        // launch left there, which could hide a race from compare_orders.
-        std::exception_ptr thrown;
-        std::thread([&] {
-          try {
-            Block block;
-            block.kernel = kernel_name;
-            block.body = &body;
-            block.dynamic_shared.assign(shared_bytes, 0);
-            run_block(block, grid, block_dim, dim3(b % grid.x, b / grid.x % grid.y, b / (grid.x * grid.y)), order,
-                      seed);
-          } catch (...) {
-            thrown = std::current_exception();
-          }
-          this_block = nullptr;
-        }).join();
-        if (thrown) std::rethrow_exception(thrown);
-      }
-    } catch (...) {
-      const std::lock_guard lock(failed);
-      if (!first_failure) first_failure = std::current_exception();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(worker);
-  worker();
-  for (std::thread& thread : threads) thread.join();
-  if (first_failure) {
-    try {
-      std::rethrow_exception(first_failure);
-    } catch (const std::exception& error) {
-      detail::record_error(cudaErrorLaunchFailure, error.what());
-    } catch (...) {
-      detail::record_error(cudaErrorLaunchFailure, std::string("kernel ") + kernel_name + " threw");
-    }
-    std::rethrow_exception(first_failure);
-  }
+std::vector<LaunchRecord> take_launch_records() {
+  const std::lock_guard lock(records_lock);
+  std::vector<LaunchRecord> taken(records.begin(), records.end());
+  records.clear();
+  return taken;
 }
 
 }  // namespace rooflab::cuda_cpu

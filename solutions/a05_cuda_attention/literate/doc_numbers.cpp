@@ -3,9 +3,11 @@
 // by the course's DeviceBuffer (the same on a GPU and in the CPU runtime).
 #include <string>
 
+#include "../profile/kernel_counts.hpp"
 #include "a05_cuda_attention/a05_cuda_attention.hpp"
 #include "doc_regions.hpp"
 #include "rooflab/device_buffer_bytes.hpp"
+#include "rooflab/kernel_profile.hpp"
 
 namespace rooflab::docs {
 namespace {
@@ -37,9 +39,49 @@ std::string device_memory_table() {
   return table;
 }
 
+// The reference's kernels as the CPU runtime counts them (once: it takes seconds).
+const std::vector<rooflab::kernels::KernelRow>& reference_kernels() {
+  static const auto rows = a05_cuda_attention::profile::count_kernels();
+  return rows;
+}
+
+// Their table on the H100.
+std::string kernel_counts_table() {
+  return rooflab::kernels::markdown_table(reference_kernels(), {}, rooflab::roofline::cuda_core_gpus().front());
+}
+
+// The reference flash kernel against the memory-efficiency rung's limits:
+// DRAM bytes over its five tensors' bytes, and bank conflicts per request.
+std::string flash_memory_figures(bool conflicts) {
+  using namespace a05_cuda_attention::profile;
+  for (const auto& row : reference_kernels()) {
+    if (row.kernel != "flash_forward") continue;
+    const double tensor = 4.0 * kBatch * kHeads * kLength;  // bytes of one row of each tensor, times N
+    const double tensors = tensor * (4 * kHeadDim + 1);     // Q, K, V, O and the log-sum-exp
+    return conflicts ? fmt("%.2f", row.shared_bank_conflicts / row.shared_requests)
+                     : fmt("%.2f", row.dram_bytes / tensors);
+  }
+  return "?";
+}
+
+// "H100 SXM 66.9 TFLOP/s, A100 19.5, …": the fp32 peaks the estimate uses.
+std::string cuda_core_peaks() {
+  std::string text;
+  for (const auto& gpu : rooflab::roofline::cuda_core_gpus()) {
+    const std::string name = gpu.name.substr(0, gpu.name.find(','));
+    text += (text.empty() ? "" : ", ") + name + " " + fmt("%.1f", gpu.fp32_flops_per_s / 1e12);
+    if (text.find("TFLOP/s") == std::string::npos) text += " TFLOP/s";
+  }
+  return text;
+}
+
 }  // namespace
 
 void add_a05_cuda_attention_numbers(Values& values) {
+  values["a05.cuda_core_peaks"] = [] { return cuda_core_peaks(); };
+  values["a05.kernel_counts_table"] = [] { return kernel_counts_table(); };
+  values["a05.flash_dram_over_tensors"] = [] { return flash_memory_figures(false); };
+  values["a05.flash_conflicts_per_request"] = [] { return flash_memory_figures(true); };
   values["a05.usage_output"] = [] { return program_output_block(ROOFLAB_EXAMPLE_PATH_PREFIX "usage"); };
   values["a05.device_memory_table"] = [] { return device_memory_table(); };
 }

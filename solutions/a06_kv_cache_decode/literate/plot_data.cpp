@@ -4,6 +4,7 @@
 // read once for the whole batch, the KV cache once per sequence.
 #include <string>
 
+#include "../profile/kernel_counts.hpp"
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
 #include "model_file.hpp"
 #include "plot_data.hpp"
@@ -25,6 +26,11 @@ void add_a06_kv_cache_decode_plot_data(Files& files) {
     csv += "\n";
   }
   files["decode_bound_vs_batch.csv"] = csv;
+  // The reference CUDA decode's kernel rows, which `lab profile a06_kv_cache_decode` shows beside a student's.
+  std::string kernels = rooflab::kernels::csv_header() + "\n";
+  for (const auto& row : a06_kv_cache_decode::profile::count_kernels())
+    kernels += rooflab::kernels::csv_row(row) + "\n";
+  files["a06_kv_cache_decode_kernels.csv"] = kernels;
 }
 
 }  // namespace rooflab::plots

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "a06_kv_cache_decode/decode_attention.hpp"
+#include "rooflab/call_counts.hpp"
 
 namespace a06_kv_cache_decode {
 namespace {
@@ -197,6 +198,7 @@ DecodeState make_decode_state(const ModelConfig& config, std::int64_t sequences,
 }
 
 std::vector<float> step(const Model& model, DecodeState& state, const std::vector<std::int64_t>& tokens) {
+  rooflab::count_call("a06_kv_cache_decode::step");  // a decode loop's tests count these
   const ModelConfig& c = model.config;
   const std::int64_t d = c.d_model, hd = c.head_dim(), kv = kv_width(c);
   const auto sequences = static_cast<std::int64_t>(state.paged ? state.pages.front().lengths.size()
@@ -256,6 +258,7 @@ std::vector<float> step(const Model& model, DecodeState& state, const std::vecto
 }
 
 std::vector<float> full_logits(const Model& model, const std::vector<std::int64_t>& tokens) {
+  rooflab::count_call("a06_kv_cache_decode::full_logits");
   const ModelConfig& c = model.config;
   const std::int64_t d = c.d_model, hd = c.head_dim(), kv = kv_width(c), n = static_cast<std::int64_t>(tokens.size());
   const std::int64_t group = c.heads / c.kv_heads;

@@ -216,7 +216,11 @@ void serve(R (*function)(P...), wire::Reader& in, wire::Writer& out) {
 }
 
 // The worker's main loop: answers requests on `fd` with `table` until the
-// verdict process closes it. Returns the process exit code.
-int serve_forever(int fd, const Entry* table, std::size_t table_size);
+// verdict process closes it, and a request for the worker report with
+// `report()` (empty when null). Returns the process exit code.
+int serve_forever(int fd, const Entry* table, std::size_t table_size, std::string (*report)() = nullptr);
+
+// The worker report (rooflab/worker_report.hpp) as it travels.
+std::string encode_worker_report();
 
 }  // namespace rooflab::rpc

@@ -10,6 +10,7 @@
 #include "rooflab/attention_testing.hpp"
 #include "rooflab/backend.hpp"
 #include "rooflab/testing.hpp"
+#include "rooflab/worker_report.hpp"
 
 namespace a05_cuda_attention {
 namespace {
@@ -18,6 +19,11 @@ using rooflab::testing::kFp16;
 using rooflab::testing::kFp32;
 using rooflab::testing::pick;
 
+// The memory-efficiency rung's limits (docs/06_cuda_attention.md quotes them
+// and the reference's own figures, from literate/doc_numbers.cpp).
+constexpr double kMaxDramOverTensors = 1.5;
+constexpr double kMaxBankConflictsPerRequest = 1.0;
+
 class CudaHidden : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -25,9 +31,22 @@ class CudaHidden : public ::testing::TestWithParam<std::string> {
       GTEST_SKIP() << "tensor_core skipped: it needs a GPU (the CPU runtime does not model tensor cores)";
   }
   AttentionResult run(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) const {
-    if (GetParam() == "standard") return standard_attention_cuda(q, k, v, causal);
-    if (GetParam() == "flash") return flash_attention_cuda(q, k, v, causal);
-    return flash_attention_tensor_core(q, k, v, causal);
+    rooflab::testing::take_worker_report();  // forget what ran before
+    AttentionResult result = GetParam() == "standard" ? standard_attention_cuda(q, k, v, causal)
+                             : GetParam() == "flash"  ? flash_attention_cuda(q, k, v, causal)
+                                                      : flash_attention_tensor_core(q, k, v, causal);
+    expect_the_kernels(rooflab::testing::take_worker_report());
+    return result;
+  }
+  // The work happens in the assignment's kernels, one launch each (where the
+  // CPU runtime records launches; on a GPU nothing does).
+  void expect_the_kernels(const rooflab::testing::WorkerReport& report) const {
+    if (!report.kernels_recorded || GetParam() == "tensor_core") return;
+    const std::vector<std::string> expected =
+        GetParam() == "standard" ? std::vector<std::string>{"attention_scores", "softmax_rows", "weighted_values"}
+                                 : std::vector<std::string>{"flash_forward"};
+    EXPECT_EQ(rooflab::testing::kernel_names(report), expected)
+        << GetParam() << " attention computes in its kernels, launched once each in this order";
   }
   // A head dimension in [1, most] this kernel takes: 64 or 128 for tensor cores.
   std::int64_t head_dim(std::mt19937_64& engine, std::int64_t most) const {
@@ -104,6 +123,45 @@ TEST_P(CudaHidden, LargeLogits) {
   EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, &result.lse, q, k,
                                                           fp16 ? rooflab::testing::rounded_to_fp16(v) : v, {},
                                                           fp16 ? kFp16 : rooflab::testing::Tolerance{1e-4, 1e-4}));
+}
+
+// The flash kernel's memory traffic, as the CPU runtime counts it (Nsight
+// Compute's definitions, docs/06_cuda_attention.md): it reads Q, K and V and
+// writes O and the log-sum-exp, touching little else in device memory, and
+// its shared-memory requests rarely conflict. The limits are the verdict's own
+// numbers: the bytes of the five tensors, and a conflict rate the reference
+// kernel stays far below.
+TEST(CudaMemoryEfficiency, FlashTouchesLittleBeyondItsTensorsAndAvoidsBankConflicts) {
+  std::mt19937_64 engine(rooflab::testing::seed() ^ 0xb4c4ull);
+  const std::int64_t b = 1, h = 2, n = pick(engine, 96, 200), m = pick(engine, 96, 200);
+  const std::int64_t d = pick(engine, 0, 1) == 0 ? 32 : 64, dv = d;
+  const std::uint64_t seed = engine();
+  rooflab::testing::take_worker_report();
+  const AttentionResult result =
+      flash_attention_cuda(rooflab::random_normal(b, h, n, d, seed), rooflab::random_normal(b, h, m, d, seed + 1),
+                           rooflab::random_normal(b, h, m, dv, seed + 2), pick(engine, 0, 1) == 1);
+  const rooflab::testing::WorkerReport report = rooflab::testing::take_worker_report();
+  if (!report.kernels_recorded) GTEST_SKIP() << "the kernels ran on a GPU: the CPU runtime's counters are not there";
+  ASSERT_EQ(result.lse.size(), static_cast<std::size_t>(b * h * n));
+  // Each tensor's bytes in whole 32-byte sectors (cudaMalloc aligns every buffer).
+  const auto sectors = [](std::int64_t floats) { return (static_cast<std::uint64_t>(floats) * 4 + 31) / 32 * 32; };
+  const std::uint64_t tensors = sectors(b * h * n * d) + sectors(b * h * m * d) + sectors(b * h * m * dv) +
+                                sectors(b * h * n * dv) + sectors(b * h * n);
+  std::uint64_t dram = 0, conflicts = 0, shared_requests = 0;
+  for (const auto& launch : report.launches) {
+    dram += launch.dram_read_bytes + launch.dram_write_bytes;
+    conflicts += launch.shared_bank_conflicts;
+    shared_requests += launch.shared_load_requests + launch.shared_store_requests;
+  }
+  EXPECT_LE(static_cast<double>(dram), kMaxDramOverTensors * static_cast<double>(tensors))
+      << "flash_attention_cuda touched " << dram << " bytes of device memory; Q, K, V, O and the log-sum-exp are "
+      << tensors << " (N=" << n << " M=" << m << " d=" << d << "): scores or other N×M intermediates belong in "
+      << "registers or shared memory, never in device memory";
+  const double rate = shared_requests ? static_cast<double>(conflicts) / static_cast<double>(shared_requests) : 0.0;
+  EXPECT_LE(rate, kMaxBankConflictsPerRequest)
+      << "flash_forward's shared-memory requests average " << rate << " bank conflicts each (" << conflicts << " in "
+      << shared_requests << "): a warp reading a column of a tile whose row stride is a multiple of 32 floats hits "
+      << "one bank 32 times; pad the rows (docs/06_cuda_attention.md, coalescing and bank conflicts)";
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, CudaHidden, ::testing::Values("standard", "flash", "tensor_core"),

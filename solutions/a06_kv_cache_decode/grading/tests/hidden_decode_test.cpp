@@ -12,6 +12,7 @@
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
 #include "rooflab/attention_reference.hpp"
 #include "rooflab/testing.hpp"
+#include "rooflab/worker_report.hpp"
 
 namespace a06_kv_cache_decode {
 namespace {
@@ -134,12 +135,26 @@ class HiddenDecode : public ::testing::TestWithParam<std::string> {
 
   DecodeResult run(const Tensor4& q, const std::vector<Held>& held, std::int64_t page_size, std::mt19937_64& engine,
                    const DecodeOptions& options) const {
+    rooflab::testing::take_worker_report();  // forget what ran before
+    DecodeResult result;
     if (paged()) {
       const PagedKvCache cache = paged_holding(held, page_size, engine);
-      return cuda() ? decode_attention_cuda(q, cache, options) : decode_attention(q, cache, options);
+      result = cuda() ? decode_attention_cuda(q, cache, options) : decode_attention(q, cache, options);
+    } else {
+      const ContiguousKvCache cache = contiguous_holding(held);
+      result = cuda() ? decode_attention_cuda(q, cache, options) : decode_attention(q, cache, options);
     }
-    const ContiguousKvCache cache = contiguous_holding(held);
-    return cuda() ? decode_attention_cuda(q, cache, options) : decode_attention(q, cache, options);
+    const rooflab::testing::WorkerReport report = rooflab::testing::take_worker_report();
+    // The CUDA version runs in its two kernels (where the CPU runtime records
+    // them; on a GPU nothing does), the CPU version in none.
+    const std::vector<std::string> kernels =
+        cuda() ? std::vector<std::string>{"split_kv", "merge_splits"} : std::vector<std::string>{};
+    if (report.kernels_recorded) {
+      EXPECT_EQ(rooflab::testing::kernel_names(report), kernels)
+          << GetParam() << ": decode_attention_cuda computes in its kernels split_kv and merge_splits (one launch "
+          << "each), and decode_attention on the CPU launches none";
+    }
+    return result;
   }
 
   // Every (sequence, head) against the fp64 reference on the test's own tensors.
@@ -253,7 +268,19 @@ TEST(HiddenGenerate, RandomModelsPromptsAndCaches) {
     }
     const std::int64_t steps = pick(engine, 1, 12);
     const GenerateOptions paged{true, pick(engine, 1, 8)};
+    rooflab::testing::take_worker_report();  // forget what ran before
     const auto generated = generate(model, prompts, steps, paged);
+    // Through the cache: one step() per prompt position and per generated
+    // token after the first, never a recomputation from scratch.
+    std::size_t longest = 0;
+    for (const auto& prompt : prompts) longest = std::max(longest, prompt.size());
+    const auto calls = rooflab::testing::take_worker_report().calls;
+    const auto count = [&](const char* name) { return calls.count(name) ? calls.at(name) : std::uint64_t{0}; };
+    EXPECT_EQ(count("a06_kv_cache_decode::full_logits"), 0u)
+        << "generate recomputed a sequence from scratch (full_logits) instead of decoding through the KV cache";
+    EXPECT_EQ(count("a06_kv_cache_decode::step"), longest + static_cast<std::size_t>(steps) - 1)
+        << "generate should call step() once per prompt position (all sequences at once) and once per generated "
+           "token after the first";
     ASSERT_EQ(generated.size(), prompts.size());
     for (std::size_t s = 0; s < prompts.size(); ++s) expect_greedy(model, prompts[s], generated[s], steps);
     EXPECT_EQ(generate(model, prompts, steps, {}), generated) << "the contiguous cache decodes differently";

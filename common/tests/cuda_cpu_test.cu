@@ -1,32 +1,20 @@
 // The CPU CUDA runtime (rooflab/cuda_cpu.hpp): kernels written as for nvcc
 // run here with CUDA's semantics, and what a GPU would hang on or leave
-// undefined is an error naming the kernel.
-#include "rooflab/cuda_cpu.hpp"
-
+// undefined is an error naming the kernel. Compiled as CUDA sources are
+// (cmake/cuda_on_cpu.cmake), so that the runtime sees every access.
 #include <gtest/gtest.h>
 
 #include <numeric>
 #include <vector>
 
+#include "cuda_cpu_testing.hpp"
+
 namespace {
 
 using rooflab::cuda_cpu::KernelError;
 using rooflab::cuda_cpu::launch;
-
-template <class T>
-T* device_copy(const std::vector<T>& host) {
-  T* device = nullptr;
-  EXPECT_EQ(cudaMalloc(&device, host.size() * sizeof(T)), cudaSuccess);
-  EXPECT_EQ(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-  return device;
-}
-
-template <class T>
-std::vector<T> host_copy(const T* device, std::size_t count) {
-  std::vector<T> host(count);
-  EXPECT_EQ(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-  return host;
-}
+using rooflab::cuda_cpu::testing::device_copy;
+using rooflab::cuda_cpu::testing::host_copy;
 
 // A tree reduction in shared memory: every step needs the barrier before it.
 __global__ void block_sum(const float* in, float* total, int n) {
@@ -117,7 +105,7 @@ TEST(CudaCpu, TwoDimensionalGridsAndBlocks) {
 }
 
 __global__ void reverse_in_shared(const float* in, float* out, int n) {
-  float* tile = static_cast<float*>(rooflab::cuda_cpu::dynamic_shared_memory());  // extern __shared__ float tile[]
+  extern __shared__ float tile[];
   tile[threadIdx.x] = in[threadIdx.x];
   __syncthreads();
   if (static_cast<int>(threadIdx.x) < n) out[threadIdx.x] = tile[n - 1 - threadIdx.x];
@@ -188,55 +176,6 @@ TEST(CudaCpu, LaunchesAGpuWouldRefuseAreErrors) {
   EXPECT_NE(rooflab::cuda_cpu::last_error_message().find("shared memory"), std::string::npos);
   EXPECT_THROW(launch("nothing", nothing, dim3(0), dim3(32), 0, nullptr), KernelError);
   cudaGetLastError();
-}
-
-// Each thread reads its neighbour's slot of shared memory: correct only with
-// the barrier between the write and the read.
-template <bool kBarrier>
-__global__ void neighbour(const int* in, int* out) {
-  __shared__ int slot[64];
-  slot[threadIdx.x] = in[threadIdx.x];
-  if (kBarrier) __syncthreads();
-  out[threadIdx.x] = slot[(threadIdx.x + 1) % blockDim.x];
-}
-
-TEST(CudaCpu, RunningThreadsInSeveralOrdersFindsAMissingBarrier) {
-  std::vector<int> values(64);
-  std::iota(values.begin(), values.end(), 100);
-  int* in = device_copy(values);
-  int* out = device_copy(std::vector<int>(64, 0));
-  const std::string race =
-      rooflab::cuda_cpu::compare_orders([&] { launch("neighbour", neighbour<false>, dim3(1), dim3(64), 0, in, out); });
-  EXPECT_NE(race.find("without a barrier"), std::string::npos) << race;
-  EXPECT_EQ(
-      rooflab::cuda_cpu::compare_orders([&] { launch("neighbour", neighbour<true>, dim3(1), dim3(64), 0, in, out); }),
-      "");
-  EXPECT_EQ(host_copy(out, 64)[0], 101);
-  EXPECT_EQ(rooflab::cuda_cpu::current_order(), rooflab::cuda_cpu::Order::forward);
-  cudaFree(in);
-  cudaFree(out);
-}
-
-TEST(CudaCpu, EveryLaunchChecksItselfForRacesUnlessTurnedOff) {
-  std::vector<int> values(64);
-  std::iota(values.begin(), values.end(), 100);
-  int* in = device_copy(values);
-  int* out = device_copy(std::vector<int>(64, 0));
-  ASSERT_TRUE(rooflab::cuda_cpu::race_check());  // the default
-  try {
-    launch("neighbour", neighbour<false>, dim3(1), dim3(64), 0, in, out);
-    ADD_FAILURE() << "a launch with a missing barrier passed the race check";
-  } catch (const KernelError& error) {
-    EXPECT_NE(std::string(error.what()).find("kernel neighbour: threads run in"), std::string::npos) << error.what();
-  }
-  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
-  launch("neighbour", neighbour<true>, dim3(1), dim3(64), 0, in, out);
-  EXPECT_EQ(host_copy(out, 64)[63], 100);
-  rooflab::cuda_cpu::set_race_check(false);
-  EXPECT_NO_THROW(launch("neighbour", neighbour<false>, dim3(1), dim3(64), 0, in, out));
-  rooflab::cuda_cpu::set_race_check(true);
-  cudaFree(in);
-  cudaFree(out);
 }
 
 __global__ void throws_midway(int*) {

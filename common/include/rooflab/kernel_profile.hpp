@@ -1,0 +1,60 @@
+// What each CUDA kernel of a launcher moved at one shape, as the CPU runtime
+// counted it (rooflab/cuda_cpu.hpp), with the FLOPs of the assignment's
+// formula: the rows a05's and a06's profiles print, `lab profile` shows as a
+// table beside the reference's, and the grader's report draws on a roofline.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "rooflab/kernel_roofline.hpp"
+
+namespace rooflab::kernels {
+
+struct KernelRow {
+  std::string method;  // the launcher: "standard", "flash", "decode" …
+  std::string kernel;
+  long long n = 0;  // the shape's sequence length
+  double launches = 0, flops = 0, dram_bytes = 0;
+  double load_requests = 0, load_sectors = 0, store_requests = 0, store_sectors = 0;
+  double shared_requests = 0, shared_bank_conflicts = 0;
+};
+
+// Runs `call` and returns a row per kernel it launched, a kernel's launches
+// merged, in the order of their first launch; `flops(kernel)` gives a
+// kernel's FLOPs over all its launches. Empty where kernels ran on a GPU.
+std::vector<KernelRow> profile_kernels(const std::string& method, long long n, const std::function<void()>& call,
+                                       const std::function<double(const std::string& kernel)>& flops);
+
+// One CSV line a row: "kernel,<method>,<kernel>,<n>,<launches>,<flops>,…".
+std::string csv_header();
+std::string csv_row(const KernelRow& row);
+// Whether `line` is a kernel row (fields parsed as numbers, names capped and
+// checked as identifiers: a submission's profile prints what it likes).
+bool parse_csv_row(const std::string& line, KernelRow& row);
+std::vector<KernelRow> parse_csv(const std::string& text);
+
+// A Markdown table of `rows` on `gpu`: requests, sectors per request, bank
+// conflicts per request, DRAM bytes, FLOPs, intensity and the roofline bound
+// with the 30–75 % range real kernels reach, each beside the `reference`
+// row of the same method and kernel where there is one.
+std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
+                           const roofline::CudaCoreGpu& gpu);
+
+// A gnuplot script drawing `gpu`'s roofline and each kernel on it (the
+// submission's filled, the reference's open), into `png`.
+std::string roofline_script(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
+                            const roofline::CudaCoreGpu& gpu, const std::string& png);
+
+// What a profile does with its rows, by its command line:
+//   (no flags)  the CSV rows on stdout: what the grader reads;
+//   --table [--gpu ID] [--reference FILE] [--plot FILE.gp]
+//               the Markdown table on `--gpu` (default h100), beside the
+//               rows of FILE (the reference profile's CSV) where given, and
+//               with --plot a gnuplot script drawing the roofline into
+//               FILE.png (`lab profile` passes these).
+// Returns the exit code; a bad flag is 2, with a message naming it.
+int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv);
+
+}  // namespace rooflab::kernels

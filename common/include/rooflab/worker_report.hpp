@@ -1,0 +1,48 @@
+// What the code under test did, beyond what it returned: the CUDA kernels it
+// launched in the CPU runtime (with the runtime's memory counters) and the
+// provided functions it called (rooflab/call_counts.hpp). Tests use it to
+// require structure: a05's three standard-attention kernels, a06's split and
+// merge kernels, a decode loop that steps through the cache.
+//
+// In a test binary that links the code, take_worker_report() reads this
+// process (src/worker_report_local.cpp); in a grading, the verdict process
+// asks the worker over the RPC, and the worker answers from its own process
+// (autograder/rpc). Either way it is the course's runtime that recorded it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rooflab::testing {
+
+struct KernelLaunch {
+  std::string kernel;
+  std::array<std::uint32_t, 3> grid{}, block{};
+  std::uint64_t dynamic_shared_bytes = 0, static_shared_bytes = 0;
+  // rooflab::cuda_cpu::MemoryCounters, field by field.
+  std::uint64_t global_load_requests = 0, global_load_sectors = 0;
+  std::uint64_t global_store_requests = 0, global_store_sectors = 0;
+  std::uint64_t global_atomic_requests = 0;
+  std::uint64_t shared_load_requests = 0, shared_store_requests = 0;
+  std::uint64_t shared_wavefronts = 0, shared_bank_conflicts = 0;
+  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+};
+
+struct WorkerReport {
+  // False where kernels ran on a GPU, or with no CUDA code at all: nothing
+  // recorded launches, and tests that require kernels skip that check.
+  bool kernels_recorded = false;
+  std::vector<KernelLaunch> launches;  // since the last report, oldest first
+  std::map<std::string, std::uint64_t> calls;
+};
+
+// What happened since the last call (the first call reports everything so far).
+WorkerReport take_worker_report();
+
+// The kernel names of `report`'s launches, in order.
+std::vector<std::string> kernel_names(const WorkerReport& report);
+
+}  // namespace rooflab::testing

@@ -1,0 +1,446 @@
+#include "memory_checker.hpp"
+
+#include <link.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_set>
+
+#include "runtime_state.hpp"
+
+namespace rooflab::cuda_cpu::detail {
+
+namespace {
+// Instructions as 32-bit offsets from one in this program: a shadow word then
+// fills one cache line. Kernel code and the runtime link into one executable.
+const auto kCodeBase = reinterpret_cast<std::intptr_t>(&source_line);
+std::int32_t code_offset(const void* pc) {
+  return static_cast<std::int32_t>(reinterpret_cast<std::intptr_t>(pc) - kCodeBase);
+}
+const void* code_address(std::int32_t offset) { return reinterpret_cast<const void*>(kCodeBase + offset); }
+}  // namespace
+
+// One access as the shadow keeps it: who, between which barriers, at which
+// tick of its clock, which bytes of the word, from which instruction.
+struct LaunchChecker::Stamp {
+  std::uint32_t block = 0;
+  std::uint16_t thread = 0;
+  std::uint8_t bytes = 0;  // a mask of the word's 4 bytes; 0: no access
+  std::uint8_t atomic = 0;
+  std::uint32_t interval = 0;
+  std::uint32_t clock = 0;
+  std::int32_t pc = 0;  // code_offset()
+};
+
+// The shadow of one 4-byte word: its last write, and up to two reads since.
+struct alignas(64) LaunchChecker::Word {
+  std::uint32_t owner = 0;  // shared memory: the block serial it belongs to
+  Stamp write;
+  Stamp reads[2];
+};
+
+enum class RegionKind { buffer, shared, statics };
+
+struct LaunchChecker::Region {
+  RegionKind kind = RegionKind::buffer;
+  std::uintptr_t begin = 0;
+  std::size_t bytes = 0;
+  int argument = 0;        // the first pointer argument that points into it, or 0
+  Word* shadow = nullptr;  // mapped on first use: zeroed pages, each paid for when a kernel touches it
+  std::size_t shadow_bytes = 0;
+  std::unordered_map<std::uintptr_t, Word> sparse;           // statics: by word address
+  std::vector<std::uint64_t> read_sectors, written_sectors;  // DRAM: one bit a 32-byte sector
+  std::unordered_set<std::uintptr_t> sparse_read, sparse_written;
+
+  Region() = default;
+  Region(const Region&) = delete;
+  Region& operator=(const Region&) = delete;
+  ~Region() {
+    if (shadow) munmap(shadow, shadow_bytes);
+  }
+
+  Word& word(std::uintptr_t address) {
+    if (kind == RegionKind::statics) return sparse[address >> 2];
+    if (!shadow) {
+      shadow_bytes = ((bytes + 3) / 4 + 1) * sizeof(Word);
+      void* mapped =
+          mmap(nullptr, shadow_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (mapped == MAP_FAILED) throw std::bad_alloc();
+      shadow = static_cast<Word*>(mapped);
+    }
+    return shadow[(address - begin) >> 2];
+  }
+  void touch_sectors(std::uintptr_t address, unsigned size, bool write) {
+    if (kind == RegionKind::statics) {
+      for (std::uintptr_t s = address >> 5; s <= (address + size - 1) >> 5; ++s)
+        (write ? sparse_written : sparse_read).insert(s);
+      return;
+    }
+    auto& bits = write ? written_sectors : read_sectors;
+    if (bits.empty()) bits.assign((bytes + 32 * 64 - 1) / (32 * 64) + 1, 0);
+    for (std::uintptr_t s = (address - begin) >> 5; s <= (address + size - 1 - begin) >> 5; ++s)
+      bits[s / 64] |= std::uint64_t{1} << (s % 64);
+  }
+  std::uint64_t sectors(bool write) const {
+    if (kind == RegionKind::statics) return (write ? sparse_written : sparse_read).size();
+    std::uint64_t count = 0;
+    for (const std::uint64_t bits : write ? written_sectors : read_sectors) count += std::popcount(bits);
+    return count;
+  }
+};
+
+namespace {
+
+thread_local LaunchChecker* running_checker = nullptr;
+
+std::string coordinates(const dim3& index) {
+  char text[48];
+  std::snprintf(text, sizeof text, "(%u, %u, %u)", index.x, index.y, index.z);
+  return text;
+}
+
+dim3 unflatten(std::uint32_t linear, const dim3& shape) {
+  return dim3(linear % shape.x, linear / shape.x % shape.y, linear / (shape.x * shape.y));
+}
+
+std::string hex(std::uintptr_t address) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%zx", static_cast<std::size_t>(address));
+  return text;
+}
+
+// Every loaded object's segments: static variables (__device__ and
+// __constant__ ones among them), string literals and tables.
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> loaded_segments() {
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> segments;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* out) {
+        auto& list = *static_cast<std::vector<std::pair<std::uintptr_t, std::uintptr_t>>*>(out);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& header = info->dlpi_phdr[i];
+          if (header.p_type != PT_LOAD) continue;
+          const std::uintptr_t begin = info->dlpi_addr + header.p_vaddr;
+          list.emplace_back(begin, begin + header.p_memsz);
+        }
+        return 0;
+      },
+      &segments);
+  std::sort(segments.begin(), segments.end());
+  return segments;
+}
+
+const char* kind_of(const Access& access) {
+  if (access.atomic) return access.write ? "atomic update" : "atomic read";
+  return access.write ? "write" : "read";
+}
+
+}  // namespace
+
+LaunchChecker* current_checker() { return running_checker; }
+void set_current_checker(LaunchChecker* checker) { running_checker = checker; }
+
+LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes)
+    : call_(call),
+      grid_(grid),
+      block_(block),
+      dynamic_bytes_(dynamic_shared_bytes),
+      arena_(static_cast<unsigned char*>(std::aligned_alloc(128, kSharedMemoryPerBlock))),
+      warps_((block.count() + kWarpSize - 1) / kWarpSize) {
+  static const auto segments = loaded_segments();
+  static_segments_ = segments;
+  for (const BufferRange& range : live_buffers()) {
+    auto region = std::make_unique<Region>();
+    region->begin = range.begin;
+    region->bytes = range.bytes;
+    for (std::size_t i = 0; i < call.pointer_count && !region->argument; ++i) {
+      const auto value = reinterpret_cast<std::uintptr_t>(call.pointers[i].value);
+      if (value >= range.begin && value < range.begin + std::max<std::size_t>(range.bytes, 1))
+        region->argument = call.pointers[i].position;
+    }
+    buffers_.push_back(std::move(region));
+  }
+  shared_region_ = std::make_unique<Region>();
+  shared_region_->kind = RegionKind::shared;
+  shared_region_->begin = reinterpret_cast<std::uintptr_t>(arena_.get());
+  shared_region_->bytes = kSharedMemoryPerBlock;
+  statics_region_ = std::make_unique<Region>();
+  statics_region_->kind = RegionKind::statics;
+}
+
+LaunchChecker::~LaunchChecker() { std::free(arena_.release()); }
+
+void LaunchChecker::begin_block(unsigned linear) {
+  releases_.clear();
+  block_linear_ = linear;
+  ++block_serial_;
+  interval_ = 0;
+  std::memset(arena_.get(), 0, std::min(kSharedMemoryPerBlock, dynamic_bytes_ + static_bytes_ + 128));
+}
+
+void LaunchChecker::barrier() {
+  ++interval_;
+  for (WarpRequests& warp : warps_) warp.count_into(counters_);
+}
+
+void* LaunchChecker::shared_array(const char* name, int line, std::size_t bytes, std::size_t alignment,
+                                  std::string& error) {
+  for (const SharedArray& array : shared_arrays_)
+    if (array.name == name && array.line == line) return arena_.get() + array.offset;
+  const std::size_t start = dynamic_bytes_ + static_bytes_;
+  const std::size_t offset = (start + alignment - 1) / alignment * alignment;
+  if (offset + bytes > kSharedMemoryPerBlock) {
+    error = std::string("kernel ") + call_.name + ": __shared__ " + name + " (line " + std::to_string(line) +
+            ") needs " + std::to_string(bytes) + " bytes, which makes the block's shared memory " +
+            std::to_string(offset + bytes) + " bytes (" + std::to_string(dynamic_bytes_) + " dynamic): more than the " +
+            std::to_string(kSharedMemoryPerBlock) + " a block may have";
+    return nullptr;
+  }
+  static_bytes_ = offset + bytes - dynamic_bytes_;
+  shared_arrays_.push_back({name, line, offset, bytes});
+  return arena_.get() + offset;
+}
+
+std::string LaunchChecker::who(std::uint32_t block, unsigned thread) const {
+  return "thread " + coordinates(unflatten(thread, block_)) + " of block " + coordinates(unflatten(block, grid_));
+}
+
+std::string LaunchChecker::describe(const Region& region, std::uintptr_t address) const {
+  if (region.kind == RegionKind::shared) {
+    const std::size_t offset = address - region.begin;
+    if (offset < dynamic_bytes_) return "dynamic shared memory (extern __shared__), byte " + std::to_string(offset);
+    for (const SharedArray& array : shared_arrays_)
+      if (offset >= array.offset && offset < array.offset + array.bytes)
+        return "__shared__ " + std::string(array.name) + ", byte " + std::to_string(offset - array.offset);
+    return "shared memory, byte " + std::to_string(offset);
+  }
+  if (region.kind == RegionKind::statics) return "a __device__ (static) variable at " + hex(address);
+  std::string text = "device buffer of " + std::to_string(region.bytes) + " bytes";
+  if (region.argument) text += " (the kernel's argument " + std::to_string(region.argument) + ")";
+  return text + ", byte " + std::to_string(address - region.begin);
+}
+
+std::string LaunchChecker::race(const Stamp& earlier, const Access& later, const ThreadContext& thread,
+                                const Region& region, bool earlier_wrote) {
+  const bool other_block = earlier.block != block_linear_;
+  std::string text = std::string("kernel ") + call_.name + ": race on " + describe(region, later.address) + ": " +
+                     who(earlier.block, earlier.thread) + " " + (earlier_wrote ? "wrote" : "read") + " it at " +
+                     source_line(code_address(earlier.pc)) + " and " + who(block_linear_, thread.linear) + " " +
+                     (later.write ? "writes" : "reads") + " it at " + source_line(later.pc);
+  if (other_block)
+    text += ", in another block of the same launch: blocks run in no order a kernel can rely on";
+  else
+    text += " with no __syncthreads between (nor a __syncwarp both took part in)";
+  return text + "; on a GPU the result depends on timing";
+}
+
+std::string LaunchChecker::check_word(Word& word, std::uint8_t bytes, const Access& access, const ThreadContext& thread,
+                                      const Region& region) {
+  const auto ordered = [&](const Stamp& earlier) {
+    if (earlier.block != block_linear_) return false;
+    if (earlier.thread == thread.linear || earlier.interval != interval_) return true;
+    if (earlier.thread / kWarpSize == thread.linear / kWarpSize &&
+        thread.clock[earlier.thread % kWarpSize] > earlier.clock)
+      return true;
+    return !thread.acquired.empty() && thread.acquired[earlier.thread] > earlier.clock;
+  };
+  const auto conflicts = [&](const Stamp& earlier) {
+    return (earlier.bytes & bytes) && !(earlier.atomic && access.atomic) && !ordered(earlier);
+  };
+  if (conflicts(word.write)) return race(word.write, access, thread, region, true);
+  const unsigned lane = thread.linear % kWarpSize;
+  const Stamp now{block_linear_,
+                  static_cast<std::uint16_t>(thread.linear),
+                  bytes,
+                  static_cast<std::uint8_t>(access.atomic),
+                  interval_,
+                  thread.clock[lane],
+                  code_offset(access.pc)};
+  if (access.write) {
+    for (Stamp& read : word.reads) {
+      if (conflicts(read)) return race(read, access, thread, region, false);
+      if (read.bytes && ordered(read) && !(read.bytes & ~bytes)) read = {};
+    }
+    word.write = now;
+    return "";
+  }
+  // Keep two reads that are not ordered before this one, this one among them.
+  for (Stamp& read : word.reads) {
+    if (!read.bytes || ordered(read)) {
+      read = now;
+      return "";
+    }
+  }
+  word.reads[1] = now;
+  return "";
+}
+
+std::string LaunchChecker::fault(const ThreadContext& thread, const Access& access) const {
+  const std::uintptr_t address = access.address;
+  std::string where;
+  // cudaFree keeps freed buffers in quarantine (runtime_api.cpp): the host
+  // cannot have reused their memory yet.
+  for (const BufferRange& freed : freed_buffers())
+    if (address >= freed.begin && address < freed.begin + freed.bytes)
+      where = "inside a " + std::to_string(freed.bytes) + "-byte device buffer that cudaFree released (use after free)";
+  if (where.empty() && address >= shared_region_->begin && address < shared_region_->begin + kSharedMemoryPerBlock)
+    where = "past the end of the block's " + std::to_string(dynamic_bytes_ + static_bytes_) + " bytes of shared memory";
+  // An argument that points outside every device buffer, nearest below the
+  // address: a host pointer passed to the kernel.
+  int host_argument = 0;
+  std::uintptr_t nearest = 0;
+  for (std::size_t i = 0; i < call_.pointer_count; ++i) {
+    const auto value = reinterpret_cast<std::uintptr_t>(call_.pointers[i].value);
+    const bool on_device = std::any_of(buffers_.begin(), buffers_.end(), [&](const auto& region) {
+      return value - region->begin < std::max<std::size_t>(region->bytes, 1);
+    });
+    if (value && !on_device && value <= address && address - value < (std::uintptr_t{1} << 26) && value >= nearest) {
+      nearest = value;
+      host_argument = call_.pointers[i].position;
+    }
+  }
+  if (where.empty() && host_argument)
+    where = "host memory, which the kernel's argument " + std::to_string(host_argument) +
+            " points into: a GPU reads only device memory (cudaMalloc, then cudaMemcpy the data there)";
+  if (where.empty()) {
+    // Just outside a buffer: an index off by a little.
+    for (const auto& region : buffers_) {
+      const std::uintptr_t end = region->begin + region->bytes;
+      const std::size_t slack = std::max<std::size_t>(region->bytes, 4096);
+      if (address >= end && address < end + slack) {
+        where = describe(*region, address) + ": past its end";
+        break;
+      }
+      if (address < region->begin && address + slack >= region->begin) {
+        where = std::to_string(region->begin - address) + " bytes before the start of a " +
+                describe(*region, region->begin);
+        where.resize(where.size() - std::string(", byte 0").size());
+        break;
+      }
+    }
+  }
+  if (where.empty())
+    where = "host memory, not a device buffer, the block's shared memory, the thread's stack or a __device__ variable";
+  return std::string("kernel ") + call_.name + ": invalid " + std::string(kind_of(access)) + " of " +
+         std::to_string(access.size) + " bytes at " + hex(address) + " by " + who(block_linear_, thread.linear) +
+         " at " + source_line(access.pc) + ": " + where + "; on a GPU this faults (compute-sanitizer's memcheck)";
+}
+
+std::string LaunchChecker::access(ThreadContext& thread, const Access& access) {
+  ++thread.accesses;
+  const std::uintptr_t address = access.address;
+  // Kernel parameters: the launch's own copy, read-only to kernel code.
+  const auto call = reinterpret_cast<std::uintptr_t>(call_.call);
+  if (address - call < call_.call_bytes) {
+    if (!access.write) return "";
+    return std::string("kernel ") + call_.name + ": " + who(block_linear_, thread.linear) +
+           " writes the kernel's parameters at " + source_line(access.pc);
+  }
+  Region* region = last_;
+  const auto inside = [&](const Region* r) {
+    return r && address - r->begin < r->bytes && address + access.size - r->begin <= r->bytes;
+  };
+  if (!inside(region)) {
+    region = nullptr;
+    const std::uintptr_t shared = shared_region_->begin;
+    if (address - shared < dynamic_bytes_ + static_bytes_ &&
+        address + access.size - shared <= dynamic_bytes_ + static_bytes_) {
+      region = shared_region_.get();
+    } else {
+      const auto after = std::upper_bound(buffers_.begin(), buffers_.end(), address,
+                                          [](std::uintptr_t a, const auto& r) { return a < r->begin; });
+      if (after != buffers_.begin() && inside(std::prev(after)->get())) region = std::prev(after)->get();
+    }
+    if (!region) {
+      const auto segment = std::upper_bound(static_segments_.begin(), static_segments_.end(),
+                                            std::make_pair(address, ~std::uintptr_t{0}));
+      if (segment != static_segments_.begin() && address < std::prev(segment)->second) {
+        region = statics_region_.get();
+      } else {
+        return fault(thread, access);
+      }
+    } else if (region->kind == RegionKind::shared) {
+      // the shared region's bytes cover the whole arena; the check above used its live part
+    }
+    if (region->kind != RegionKind::statics) last_ = region;
+  }
+  if (region->kind == RegionKind::shared && address + access.size - region->begin > dynamic_bytes_ + static_bytes_)
+    return fault(thread, access);
+
+  const Space space = region->kind == RegionKind::shared ? Space::shared : Space::global;
+  const Operation operation = access.atomic && access.write ? Operation::atomic
+                              : access.write                ? Operation::store
+                                                            : Operation::load;
+  WarpRequests& warp = warps_[thread.linear / kWarpSize];
+  warp.add(thread, access.pc, space, operation, address, access.size);
+  if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_);
+  if (space == Space::global) {
+    region->touch_sectors(address, access.size, access.write);
+    if (access.atomic && access.write) region->touch_sectors(address, access.size, false);
+  }
+  if (access.write) ++writes_;
+
+  const std::uint32_t owner = region->kind == RegionKind::shared ? block_serial_ : 1;
+  for (std::uintptr_t word_address = address & ~std::uintptr_t{3}; word_address < address + access.size;
+       word_address += 4) {
+    const std::uintptr_t first = std::max(word_address, address);
+    const std::uintptr_t last = std::min(word_address + 4, address + access.size);
+    const auto bytes = static_cast<std::uint8_t>(((1u << (last - first)) - 1) << (first - word_address));
+    Word& word = region->word(word_address);
+    if (word.owner != owner) {
+      word = {};
+      word.owner = owner;
+    }
+    std::string problem = check_word(word, bytes, access, thread, *region);
+    if (!problem.empty()) return problem;
+  }
+  if (access.atomic && access.synchronizes) {
+    if (access.write)
+      release(thread, address);
+    else
+      acquire(thread, address);
+  }
+  return "";
+}
+
+void LaunchChecker::release(ThreadContext& thread, std::uintptr_t address) {
+  Release& release = releases_[address & ~std::uintptr_t{3}];
+  if (release.clocks.empty()) release.clocks.assign(block_.count(), 0);
+  // What this thread acquired travels on (a release sequence), then its own
+  // accesses so far: every tick up to its current one.
+  if (!thread.acquired.empty())
+    for (std::size_t t = 0; t < release.clocks.size(); ++t)
+      release.clocks[t] = std::max(release.clocks[t], thread.acquired[t]);
+  const unsigned lane = thread.linear % kWarpSize;
+  release.clocks[thread.linear] = std::max(release.clocks[thread.linear], thread.clock[lane] + 1);
+  ++thread.clock[lane];  // what it does next is not published yet
+  ++release.version;
+}
+
+void LaunchChecker::acquire(ThreadContext& thread, std::uintptr_t address) {
+  const auto found = releases_.find(address & ~std::uintptr_t{3});
+  if (found == releases_.end()) return;
+  std::uint64_t& seen = thread.seen_releases[found->first];
+  if (seen == found->second.version) return;  // nothing new (a spin-wait's usual read)
+  seen = found->second.version;
+  if (thread.acquired.empty()) thread.acquired.assign(block_.count(), 0);
+  for (std::size_t t = 0; t < thread.acquired.size(); ++t)
+    thread.acquired[t] = std::max(thread.acquired[t], found->second.clocks[t]);
+}
+
+MemoryCounters LaunchChecker::counters() {
+  for (WarpRequests& warp : warps_) warp.count_into(counters_);
+  MemoryCounters result = counters_;
+  result.dram_read_bytes = result.dram_write_bytes = 0;
+  for (const auto& region : buffers_) {
+    result.dram_read_bytes += 32 * region->sectors(false);
+    result.dram_write_bytes += 32 * region->sectors(true);
+  }
+  result.dram_read_bytes += 32 * statics_region_->sectors(false);
+  result.dram_write_bytes += 32 * statics_region_->sectors(true);
+  return result;
+}
+
+}  // namespace rooflab::cuda_cpu::detail

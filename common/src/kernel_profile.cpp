@@ -1,0 +1,288 @@
+#include "rooflab/kernel_profile.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include "rooflab/worker_report.hpp"
+
+namespace rooflab::kernels {
+namespace {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+std::string fixed(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+// Names from a profile's output: identifiers only, at most 64 characters.
+bool plain_name(const std::string& name) {
+  return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+double per(double part, double whole) { return whole > 0 ? part / whole : 0; }
+
+// "12.3 µs" style, for times from nanoseconds to seconds.
+std::string duration(double seconds) {
+  if (seconds < 1e-6) return fixed("%.0f ns", seconds * 1e9);
+  if (seconds < 1e-3) return fixed("%.1f µs", seconds * 1e6);
+  if (seconds < 1) return fixed("%.2f ms", seconds * 1e3);
+  return fixed("%.2f s", seconds);
+}
+
+std::string bytes(double value) {
+  if (value >= 1 << 20) return fixed("%.2f MiB", value / (1 << 20));
+  if (value >= 1 << 10) return fixed("%.1f KiB", value / (1 << 10));
+  return fixed("%.0f B", value);
+}
+
+const KernelRow* match(const std::vector<KernelRow>& rows, const KernelRow& row) {
+  for (const KernelRow& other : rows)
+    if (other.method == row.method && other.kernel == row.kernel) return &other;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<KernelRow> profile_kernels(const std::string& method, long long n, const std::function<void()>& call,
+                                       const std::function<double(const std::string& kernel)>& flops) {
+  testing::take_worker_report();  // what ran before is not this call's
+  call();
+  const testing::WorkerReport report = testing::take_worker_report();
+  std::vector<KernelRow> rows;
+  for (const testing::KernelLaunch& launch : report.launches) {
+    auto found =
+        std::find_if(rows.begin(), rows.end(), [&](const KernelRow& row) { return row.kernel == launch.kernel; });
+    if (found == rows.end()) {
+      rows.push_back({method, launch.kernel, n});
+      found = rows.end() - 1;
+    }
+    KernelRow& row = *found;
+    row.launches += 1;
+    row.dram_bytes += static_cast<double>(launch.dram_read_bytes + launch.dram_write_bytes);
+    row.load_requests += static_cast<double>(launch.global_load_requests);
+    row.load_sectors += static_cast<double>(launch.global_load_sectors);
+    row.store_requests += static_cast<double>(launch.global_store_requests);
+    row.store_sectors += static_cast<double>(launch.global_store_sectors);
+    row.shared_requests += static_cast<double>(launch.shared_load_requests + launch.shared_store_requests);
+    row.shared_bank_conflicts += static_cast<double>(launch.shared_bank_conflicts);
+  }
+  for (KernelRow& row : rows) row.flops = flops(row.kernel);
+  return rows;
+}
+
+std::string csv_header() {
+  return "kernel,method,name,n,launches,flops,dram_bytes,load_requests,load_sectors,store_requests,store_sectors,"
+         "shared_requests,shared_bank_conflicts";
+}
+
+std::string csv_row(const KernelRow& row) {
+  std::string line = "kernel,";  // appended piece by piece: GCC 12 misreports chains of + (-Wrestrict)
+  line += row.method;
+  line += ',';
+  line += row.kernel;
+  line += ',';
+  line += std::to_string(row.n);
+  for (const double value : {row.launches, row.flops, row.dram_bytes, row.load_requests, row.load_sectors,
+                             row.store_requests, row.store_sectors, row.shared_requests, row.shared_bank_conflicts}) {
+    line += ',';
+    line += number(value);
+  }
+  return line;
+}
+
+bool parse_csv_row(const std::string& line, KernelRow& row) {
+  std::vector<std::string> fields;
+  std::stringstream stream(line);
+  for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
+  if (fields.size() != 13 || fields[0] != "kernel" || !plain_name(fields[1]) || !plain_name(fields[2])) return false;
+  KernelRow parsed;
+  parsed.method = fields[1];
+  parsed.kernel = fields[2];
+  double* targets[] = {&parsed.launches,      &parsed.flops,           &parsed.dram_bytes,
+                       &parsed.load_requests, &parsed.load_sectors,    &parsed.store_requests,
+                       &parsed.store_sectors, &parsed.shared_requests, &parsed.shared_bank_conflicts};
+  try {
+    std::size_t used = 0;
+    parsed.n = std::stoll(fields[3], &used);
+    if (used != fields[3].size() || parsed.n < 0) return false;
+    for (std::size_t i = 0; i < std::size(targets); ++i) {
+      *targets[i] = std::stod(fields[4 + i], &used);
+      if (used != fields[4 + i].size() || !std::isfinite(*targets[i]) || *targets[i] < 0) return false;
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  row = parsed;
+  return true;
+}
+
+std::vector<KernelRow> parse_csv(const std::string& text) {
+  std::vector<KernelRow> rows;
+  std::stringstream stream(text);
+  for (std::string line; std::getline(stream, line);) {
+    KernelRow row;
+    if (parse_csv_row(line, row)) rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
+                           const roofline::CudaCoreGpu& gpu) {
+  std::string table =
+      "| method | kernel | N | global sectors / request (load, store) | bank conflicts / shared request | DRAM "
+      "bytes | FLOPs | FLOPs / byte | " +
+      gpu.name + ": bound | at 30–75 % |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  const auto line = [&](const KernelRow& row, const char* whose) {
+    const roofline::Estimate e = roofline::estimate(row.flops, row.dram_bytes, gpu);
+    return "| " + row.method + " | " + row.kernel + whose + " | " + std::to_string(row.n) + " | " +
+           fixed("%.1f", per(row.load_sectors, row.load_requests)) + ", " +
+           fixed("%.1f", per(row.store_sectors, row.store_requests)) + " | " +
+           fixed("%.2f", per(row.shared_bank_conflicts, row.shared_requests)) + " | " + bytes(row.dram_bytes) + " | " +
+           fixed("%.3g", row.flops) + " | " + fixed("%.2f", e.intensity) + " | " + duration(e.bound_s) +
+           (e.memory_bound ? " (memory)" : " (compute)") + " | " +
+           duration(e.bound_s / roofline::kTypicalEfficiencyHigh) + "–" +
+           duration(e.bound_s / roofline::kTypicalEfficiencyLow) + " |\n";
+  };
+  for (const KernelRow& row : rows) {
+    table += line(row, reference.empty() ? "" : " (yours)");
+    if (const KernelRow* theirs = match(reference, row)) table += line(*theirs, " (reference)");
+  }
+  for (const KernelRow& theirs : reference)
+    if (!match(rows, theirs)) table += line(theirs, " (reference)");
+  return table;
+}
+
+std::string roofline_script(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
+                            const roofline::CudaCoreGpu& gpu, const std::string& png) {
+  // x y source label_y "label": kernels are labelled once (the reference's,
+  // or the submission's where there is no reference), and labels of points
+  // that coincide are stacked.
+  std::string data;
+  std::vector<std::pair<double, double>> labelled;
+  int compute_labels = 0;
+  const auto point = [&](const KernelRow& row, int source, bool label) {
+    const roofline::Estimate e = roofline::estimate(row.flops, row.dram_bytes, gpu);
+    if (e.intensity <= 0) return;
+    const double x = e.intensity, y = e.attainable_flops_per_s / 1e12;
+    // Above the memory-bound side of the roof, stacked where points
+    // coincide; below its flat top, one line per compute-bound kernel (they
+    // all sit at the peak, and their labels would run into each other).
+    double label_y = y;
+    if (e.memory_bound) {
+      for (const auto& [lx, ly] : labelled)
+        if (std::abs(std::log(lx / x)) < 0.2 && std::abs(std::log(ly / label_y)) < 0.3) label_y *= 1.5;
+    } else {
+      label_y = y / std::pow(1.6, 1.0 + static_cast<double>(compute_labels));
+      if (label) ++compute_labels;
+    }
+    if (label) labelled.emplace_back(x, label_y);
+    data += number(x) + " " + number(y) + " " + std::to_string(source) + " " + number(label_y) + " \"" +
+            (label ? row.method + ": " + row.kernel : std::string()) + "\"\n";
+  };
+  for (const KernelRow& row : reference) point(row, 1, true);
+  for (const KernelRow& row : rows) point(row, 0, reference.empty());
+  const double peak = gpu.fp32_flops_per_s / 1e12, bandwidth = gpu.bytes_per_s / 1e12;
+  std::string script = "set terminal pngcairo size 900,560 noenhanced\nset output '" + png + "'\n";
+  script += "$kernels << EOD\n" + data + "EOD\n";
+  script += "set title '" + gpu.name + ": each kernel at its arithmetic intensity (a bound, not measured)'\n";
+  script += "set logscale xy\nset xrange [0.01:1000]\nset yrange [0.001:" + number(peak * 3) + "]\n";
+  script += "set xlabel 'FLOPs per DRAM byte'\nset ylabel 'attainable TFLOP/s'\nset key bottom right\nset grid\n";
+  script += "roof(x) = x * " + number(bandwidth) + " < " + number(peak) + " ? x * " + number(bandwidth) + " : " +
+            number(peak) + "\n";
+  script += "plot roof(x) with lines lw 2 lc rgb '#444444' title 'roofline (" + fixed("%.1f", peak) + " TFLOP/s, " +
+            fixed("%.2f", bandwidth) + " TB/s)', \\\n";
+  script += "     $kernels using 1:($3 == 0 ? $2 : NaN) with points pt 7 ps 1.5 lc rgb '#1b7837' title 'yours', \\\n";
+  script +=
+      "     $kernels using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps 2.2 lc rgb '#762a83' title 'reference', \\\n";
+  script += "     $kernels using 1:4:5 with labels offset 1.2,0.8 left font ',8' notitle\n";
+  return script;
+}
+
+int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv) {
+  bool table = false;
+  std::string gpu_id = "h100", reference_file, plot_file;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    bool missing = false;
+    const auto value = [&](std::string& into) {
+      if (i + 1 < argc)
+        into = argv[++i];
+      else
+        missing = true;
+    };
+    if (flag == "--table") {
+      table = true;
+    } else if (flag == "--gpu") {
+      value(gpu_id);
+    } else if (flag == "--reference") {
+      value(reference_file);
+    } else if (flag == "--plot") {
+      value(plot_file);
+    } else {
+      std::fprintf(stderr, "profile: unknown flag %s (known: --table, --gpu ID, --reference FILE, --plot FILE.gp)\n",
+                   flag.c_str());
+      return 2;
+    }
+    if (missing) {
+      std::fprintf(stderr, "profile: %s needs a value\n", flag.c_str());
+      return 2;
+    }
+  }
+  if (!table) {
+    for (const KernelRow& row : rows) std::printf("%s\n", csv_row(row).c_str());
+    return 0;
+  }
+  const roofline::CudaCoreGpu* gpu = nullptr;
+  try {
+    gpu = &roofline::find_cuda_core_gpu(gpu_id);
+  } catch (const std::invalid_argument& error) {
+    std::fprintf(stderr, "profile: %s\n", error.what());
+    return 2;
+  }
+  std::vector<KernelRow> reference;
+  if (!reference_file.empty()) {
+    std::FILE* file = std::fopen(reference_file.c_str(), "r");
+    if (!file) {
+      std::fprintf(stderr, "profile: --reference %s: cannot read it\n", reference_file.c_str());
+      return 2;
+    }
+    std::string text;
+    char buffer[4096];
+    for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) text.append(buffer, got);
+    std::fclose(file);
+    reference = parse_csv(text);
+  }
+  if (rows.empty())
+    std::printf("\nNo kernel ran in the CPU runtime (not implemented yet, or the kernels ran on a GPU).\n");
+  std::printf(
+      "\nYour kernels as the CPU runtime counted them, on the roofline of the %s (a bound, not a measured "
+      "time; real kernels reach about %.0f–%.0f %% of it):\n\n%s",
+      gpu->name.c_str(), roofline::kTypicalEfficiencyLow * 100, roofline::kTypicalEfficiencyHigh * 100,
+      markdown_table(rows, reference, *gpu).c_str());
+  if (!plot_file.empty()) {
+    const std::string png = plot_file.substr(0, plot_file.rfind('.')) + ".png";
+    std::FILE* file = std::fopen(plot_file.c_str(), "w");
+    if (!file) {
+      std::fprintf(stderr, "profile: --plot %s: cannot write it\n", plot_file.c_str());
+      return 2;
+    }
+    const std::string script = roofline_script(rows, reference, *gpu, png);
+    std::fwrite(script.data(), 1, script.size(), file);
+    std::fclose(file);
+  }
+  return 0;
+}
+
+}  // namespace rooflab::kernels

@@ -1,0 +1,44 @@
+// take_worker_report() for a process that holds the code under test: a test
+// binary that links it, or the grader's worker answering the verdict.
+#include "rooflab/call_counts.hpp"
+#include "rooflab/cuda_cpu.hpp"
+#include "rooflab/worker_report.hpp"
+
+namespace rooflab::cuda_cpu {
+// Weak: a process without the CPU runtime (no CUDA code, or kernels on a GPU)
+// has no launches to report.
+[[gnu::weak]] std::vector<LaunchRecord> take_launch_records();
+}  // namespace rooflab::cuda_cpu
+
+namespace rooflab::testing {
+
+WorkerReport take_worker_report() {
+  WorkerReport report;
+  report.calls = take_call_counts();
+  if (&cuda_cpu::take_launch_records == nullptr) return report;
+  report.kernels_recorded = true;
+  for (const cuda_cpu::LaunchRecord& record : cuda_cpu::take_launch_records()) {
+    KernelLaunch launch;
+    launch.kernel = record.kernel;
+    launch.grid = {record.grid.x, record.grid.y, record.grid.z};
+    launch.block = {record.block.x, record.block.y, record.block.z};
+    launch.dynamic_shared_bytes = record.dynamic_shared_bytes;
+    launch.static_shared_bytes = record.static_shared_bytes;
+    const cuda_cpu::MemoryCounters& m = record.memory;
+    launch.global_load_requests = m.global_load_requests;
+    launch.global_load_sectors = m.global_load_sectors;
+    launch.global_store_requests = m.global_store_requests;
+    launch.global_store_sectors = m.global_store_sectors;
+    launch.global_atomic_requests = m.global_atomic_requests;
+    launch.shared_load_requests = m.shared_load_requests;
+    launch.shared_store_requests = m.shared_store_requests;
+    launch.shared_wavefronts = m.shared_wavefronts;
+    launch.shared_bank_conflicts = m.shared_bank_conflicts;
+    launch.dram_read_bytes = m.dram_read_bytes;
+    launch.dram_write_bytes = m.dram_write_bytes;
+    report.launches.push_back(std::move(launch));
+  }
+  return report;
+}
+
+}  // namespace rooflab::testing

@@ -1,0 +1,81 @@
+// Kernels whose cost in the CPU runtime `rooflab bench cuda-cpu` measures:
+// memory-heavy (a copy, a tiled transpose, a row softmax with shuffles) and
+// synchronisation-heavy (barriers, many tiny blocks). Compiled twice
+// (tools/CMakeLists.txt): ROOFLAB_BENCH_VARIANT names the namespace.
+#include <cmath>
+#include <vector>
+
+#include "cuda_cpu_bench_kernels.hpp"
+#include "rooflab/cuda_helpers.hpp"
+#include "rooflab/timing.hpp"
+
+namespace rooflab::bench::ROOFLAB_BENCH_VARIANT {
+namespace {
+
+__global__ void copy(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+
+__global__ void transpose(const float* in, float* out, int width) {
+  __shared__ float tile[32][33];
+  const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * width + x];
+  __syncthreads();
+  const int tx = blockIdx.y * 32 + threadIdx.x, ty = blockIdx.x * 32 + threadIdx.y;
+  out[ty * width + tx] = tile[threadIdx.x][threadIdx.y];
+}
+
+__global__ void row_softmax(float* rows, int width) {
+  float* row = rows + static_cast<long long>(blockIdx.x) * width;
+  float largest = -INFINITY;
+  for (int j = threadIdx.x; j < width; j += 32) largest = fmaxf(largest, row[j]);
+  for (int offset = 16; offset > 0; offset /= 2)
+    largest = fmaxf(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
+  float sum = 0.0f;
+  for (int j = threadIdx.x; j < width; j += 32) sum += expf(row[j] - largest);
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+  for (int j = threadIdx.x; j < width; j += 32) row[j] = expf(row[j] - largest) / sum;
+}
+
+__global__ void barriers(int count) {
+  for (int i = 0; i < count; ++i) __syncthreads();
+}
+
+template <class Launch>
+KernelTiming timed(const char* name, int repeats, double accesses, Launch launch) {
+  launch();  // warm-up: stacks, pages
+  return {name, rooflab::best_seconds(repeats, launch), accesses};
+}
+
+}  // namespace
+
+KernelTiming time_copy(int repeats) {
+  constexpr int n = 4 << 20;
+  rooflab::cuda::DeviceBuffer<float> in(std::vector<float>(n, 1.0f)), out(n);
+  return timed("copy (4 M floats)", repeats, 2.0 * n, [&] { copy<<<n / 256, 256>>>(in.get(), out.get(), n); });
+}
+
+KernelTiming time_transpose(int repeats) {
+  constexpr int width = 1024;
+  rooflab::cuda::DeviceBuffer<float> in(std::vector<float>(width * width, 1.0f)), out(width * width);
+  return timed("transpose, 32×33 tiles (1024²)", repeats, 4.0 * width * width,
+               [&] { transpose<<<dim3(width / 32, width / 32), dim3(32, 32)>>>(in.get(), out.get(), width); });
+}
+
+KernelTiming time_row_softmax(int repeats) {
+  constexpr int rows = 1024, width = 1024;
+  rooflab::cuda::DeviceBuffer<float> data(std::vector<float>(rows * width, 0.5f));
+  return timed("row softmax, shuffles (1024²)", repeats, 4.0 * rows * width,
+               [&] { row_softmax<<<rows, 32>>>(data.get(), width); });
+}
+
+KernelTiming time_barriers(int repeats) {
+  return timed("8 blocks × 256 threads × 1000 barriers", repeats, 0.0, [] { barriers<<<8, 256>>>(1000); });
+}
+
+KernelTiming time_tiny_blocks(int repeats) {
+  return timed("2000 blocks of 32 threads", repeats, 0.0, [] { barriers<<<2000, 32>>>(1); });
+}
+
+}  // namespace rooflab::bench::ROOFLAB_BENCH_VARIANT
