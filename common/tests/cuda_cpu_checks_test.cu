@@ -20,6 +20,7 @@ using ::testing::HasSubstr;
 
 // Each thread reads its neighbour's slot of shared memory: correct only with
 // the barrier between the write and the read.
+constexpr int kNeighbourWriteLine = __LINE__ + 4, kNeighbourReadLine = __LINE__ + 6;
 template <bool kBarrier>
 __global__ void neighbour(const int* in, int* out) {
   __shared__ int slot[64];
@@ -37,8 +38,8 @@ TEST(CudaCpuRaces, AMissingBarrierIsARaceNamingBothThreadsLinesAndTheArray) {
   EXPECT_THAT(race, HasSubstr("kernel neighbour: race on __shared__ slot, byte "));
   // The write and the read, in whichever order the threads ran.
   EXPECT_THAT(race, HasSubstr(" of block (0, 0, 0) "));
-  EXPECT_THAT(race, HasSubstr("it at tests/cuda_cpu_checks_test.cu:26"));
-  EXPECT_THAT(race, HasSubstr("it at tests/cuda_cpu_checks_test.cu:28"));
+  EXPECT_THAT(race, HasSubstr("it at tests/cuda_cpu_checks_test.cu:" + std::to_string(kNeighbourWriteLine)));
+  EXPECT_THAT(race, HasSubstr("it at tests/cuda_cpu_checks_test.cu:" + std::to_string(kNeighbourReadLine)));
   EXPECT_THAT(race, HasSubstr("no __syncthreads between"));
   launch("neighbour", neighbour<true>, dim3(1), dim3(64), 0, in, out);
   EXPECT_EQ(host_copy(out, 64)[0], 101);
@@ -140,10 +141,13 @@ TEST(CudaCpuRaces, ADeviceVariableIsCheckedLikeABuffer) {
   cudaFree(out);
 }
 
+// The messages below name this line: the kernel's read of `in`.
+constexpr int kCopyReadLine = __LINE__ + 3;
 __global__ void copy_kernel(const float* in, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i <= n) out[i] = in[i];  // i == n reads one past the end of n floats
 }
+const std::string kCopyRead = "tests/cuda_cpu_checks_test.cu:" + std::to_string(kCopyReadLine);
 
 TEST(CudaCpuMemcheck, AHostPointerIsAnErrorNamingTheArgument) {
   std::vector<float> host(64, 1.0f);
@@ -153,7 +157,7 @@ TEST(CudaCpuMemcheck, AHostPointerIsAnErrorNamingTheArgument) {
   EXPECT_THAT(error, HasSubstr("kernel copy_kernel: invalid read of 4 bytes"));
   EXPECT_THAT(error, HasSubstr("host memory"));
   EXPECT_THAT(error, HasSubstr("the kernel's argument 1 points into"));
-  EXPECT_THAT(error, HasSubstr("tests/cuda_cpu_checks_test.cu:146"));
+  EXPECT_THAT(error, HasSubstr(kCopyRead));
   cudaFree(out);
 }
 
@@ -163,7 +167,7 @@ TEST(CudaCpuMemcheck, ReadingPastTheEndNamesTheBufferAndTheLine) {
   const std::string error =
       kernel_error([&] { launch("copy_kernel", copy_kernel, dim3(2), dim3(32), 0, in, out, 63); });
   EXPECT_THAT(error, HasSubstr("device buffer of 252 bytes (the kernel's argument 1), byte 252: past its end"));
-  EXPECT_THAT(error, HasSubstr("thread (31, 0, 0) of block (1, 0, 0) at tests/cuda_cpu_checks_test.cu:146"));
+  EXPECT_THAT(error, HasSubstr("thread (31, 0, 0) of block (1, 0, 0) at " + kCopyRead));
   EXPECT_EQ(kernel_error([&] { launch("copy_kernel", copy_kernel, dim3(2), dim3(32), 0, in, out, 62); }), "");
   cudaFree(in);
   cudaFree(out);
