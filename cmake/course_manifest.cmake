@@ -51,6 +51,9 @@ function(rooflab_write_manifest)
     set(with_cuda true)
   endif()
   string(JSON manifest SET "${manifest}" with_cuda ${with_cuda})
+  # Where this build's own CUDA kernels run (cmake/cuda.cmake): the grader
+  # compares a submission's speed with the reference's only like with like.
+  string(JSON manifest SET "${manifest}" kernels_on "\"${ROOFLAB_KERNELS_ON}\"")
   # Grading builds compile student Thrust code against the same Thrust as the
   # objects in the grading kit.
   string(JSON manifest SET "${manifest}" thrust_dir "\"${Thrust_DIR}\"")

@@ -1,10 +1,40 @@
 # cmake -DINPUT=x.cu -DOUTPUT=x_cpu.cpp -P cuda_cpu_rewrite.cmake
-# The rewrite cmake/cuda_on_cpu.cmake describes. Written only when the result
-# changes, so that builds stay incremental.
+# The rewrite cmake/cuda_on_cpu.cmake describes.
+cmake_minimum_required(VERSION 3.22)  # a script's policies: today's if() and while()
 file(READ "${INPUT}" text)
+
 # kernel<<<config>>>( and kernel<T><<<config>>>(  ->  launcher("kernel", kernel, config)(
-string(REGEX REPLACE "([A-Za-z_][A-Za-z0-9_:]*(<[^<>;()]*>)?)[ \t]*<<<([^>]*)>>>[ \t]*\\("
-                     "::rooflab::cuda_cpu::launcher(\"\\1\", \\1, \\3)(" text "${text}")
+# The chevrons are found as tokens, not by one regex, so that the configuration
+# may hold anything but ">>>" itself: std::max<int>(a, b), a ? b : c, x >> 1.
+# A "<<<" that is not a launch (in a comment, say) is left as it is.
+set(kernel_at_end "([A-Za-z_][A-Za-z0-9_:]*(<[^<>;()]*>)?)[ \t]*$")  # kernel or kernel<T>, before "<<<"
+set(rewritten "")
+while(TRUE)
+  string(FIND "${text}" "<<<" open)
+  if(open EQUAL -1)
+    break()
+  endif()
+  string(SUBSTRING "${text}" 0 ${open} before)
+  math(EXPR config_start "${open} + 3")
+  string(SUBSTRING "${text}" ${config_start} -1 rest)
+  string(FIND "${rest}" ">>>" close)
+  if(close EQUAL -1)
+    break()
+  endif()
+  string(SUBSTRING "${rest}" 0 ${close} config)
+  math(EXPR after_start "${close} + 3")
+  string(SUBSTRING "${rest}" ${after_start} -1 text)
+  if(text MATCHES "^[ \t]*\\(" AND before MATCHES "${kernel_at_end}")
+    set(kernel "${CMAKE_MATCH_1}")  # the last MATCHES's group: the kernel
+    string(REGEX REPLACE "${kernel_at_end}" "" before "${before}")
+    string(REGEX REPLACE "^[ \t]*\\(" "" text "${text}")
+    string(APPEND rewritten "${before}::rooflab::cuda_cpu::launcher(\"${kernel}\", ${kernel}, ${config})(")
+  else()
+    string(APPEND rewritten "${before}<<<${config}>>>")
+  endif()
+endwhile()
+set(text "${rewritten}${text}")
+
 # extern __shared__ T name[];  ->  T* name = <the block's dynamic shared memory>;
 string(REGEX REPLACE "extern[ \t]+__shared__[ \t]+([A-Za-z_][A-Za-z0-9_:]*)[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\\[[ \t]*\\][ \t]*;"
                      "\\1* \\2 = static_cast<\\1*>(::rooflab::cuda_cpu::dynamic_shared_memory());" text "${text}")
@@ -13,9 +43,14 @@ string(REGEX REPLACE "extern[ \t]+__shared__[ \t]+([A-Za-z_][A-Za-z0-9_:]*)[ \t]
 string(REGEX REPLACE "(static[ \t]+)?__shared__[ \t]+([A-Za-z_][A-Za-z0-9_:<>, \t*]*[ \t*])([A-Za-z_][A-Za-z0-9_]*)[ \t]*((\\[[^];]*\\][ \t]*)*);"
                      "auto& \\3 = ::rooflab::cuda_cpu::shared_variable<\\2\\4>(\"\\3\", __LINE__);" text "${text}")
 set(result "// Generated from ${INPUT} by cmake/cuda_cpu_rewrite.cmake: runs on the CPU.\n#include \"rooflab/cuda_cpu.hpp\"\n#line 1 \"${INPUT}\"\n${text}")
+# The output must end up newer than its input, even when the rewrite is the
+# same (a .cu file touched or saved unchanged): an output left older makes
+# every later build run this again, printing "Rewriting ..." each time.
+# Unchanged text is touched rather than written again.
 if(EXISTS "${OUTPUT}")
   file(READ "${OUTPUT}" current)
   if(current STREQUAL result)
+    file(TOUCH_NOCREATE "${OUTPUT}")
     return()
   endif()
 endif()

@@ -18,8 +18,8 @@
 # libtsan), with line tables for its messages (-g1), with CUDA's pragmas
 # (#pragma unroll) allowed, and with every page of a large stack frame
 # probed, so that a thread that overflows its stack meets its guard page.
-# The launch configuration may not contain '>' (write std::max<int>(…) before
-# the launch, into a variable).
+# The launch configuration may hold anything but ">>>" (template arguments such
+# as std::max<int>(…) included).
 set(ROOFLAB_CUDA_ON_CPU_FLAGS
     -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 -Wno-tsan -g1
     -Wno-unknown-pragmas -fstack-clash-protection

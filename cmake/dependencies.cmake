@@ -1,6 +1,14 @@
 # Every dependency comes from the system (Debian packages, or the CUDA toolkit's
 # CCCL). Nothing is downloaded at configure or build time.
 find_package(GTest REQUIRED)
+# GoogleMock (libgmock-dev): CMake's FindGTest defines GTest::gmock from 3.23
+# on; before that (Ubuntu 22.04's 3.22) the library is found here.
+if(NOT TARGET GTest::gmock)
+  find_library(ROOFLAB_GMOCK_LIBRARY gmock REQUIRED)
+  add_library(GTest::gmock UNKNOWN IMPORTED)
+  set_target_properties(GTest::gmock PROPERTIES IMPORTED_LOCATION "${ROOFLAB_GMOCK_LIBRARY}"
+                                                INTERFACE_LINK_LIBRARIES GTest::gtest)
+endif()
 include(GoogleTest)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 # The fibers that run a CUDA block's threads on the CPU (common/src/cuda_cpu/).
@@ -22,5 +30,24 @@ endif()
 if(ROOFLAB_BUILD_TOOLS OR ROOFLAB_STUDENT_TOOLS)
   find_package(nlohmann_json 3.10 REQUIRED)
   find_package(CLI11 REQUIRED)
-  find_package(tomlplusplus REQUIRED)
+  # TOML (rubrics, model configs), read through rooflab/toml_document.hpp by
+  # toml++ where the distribution packages it (Debian 12+, Ubuntu 24.04+), else
+  # by the course's own reader (common/src/toml/): Ubuntu 22.04 has no toml++,
+  # and nothing is downloaded. common/CMakeLists.txt links the one chosen here.
+  set(ROOFLAB_TOML auto CACHE STRING "TOML reader: auto (toml++ where found), tomlplusplus (required) or builtin")
+  set_property(CACHE ROOFLAB_TOML PROPERTY STRINGS auto tomlplusplus builtin)
+  if(ROOFLAB_TOML STREQUAL "tomlplusplus")
+    find_package(tomlplusplus REQUIRED)
+  elseif(ROOFLAB_TOML MATCHES "^(auto|builtin)$")
+    # Looked for even where builtin is forced: a test compares the two readers.
+    find_package(tomlplusplus QUIET)
+  else()
+    message(FATAL_ERROR "ROOFLAB_TOML=${ROOFLAB_TOML}: expected auto, tomlplusplus or builtin")
+  endif()
+  if(tomlplusplus_FOUND AND NOT ROOFLAB_TOML STREQUAL "builtin")
+    set(ROOFLAB_TOML_READER tomlplusplus)
+  else()
+    set(ROOFLAB_TOML_READER builtin)
+  endif()
+  message(STATUS "TOML reader: ${ROOFLAB_TOML_READER} (ROOFLAB_TOML=${ROOFLAB_TOML})")
 endif()

@@ -189,30 +189,69 @@ TEST(ClassroomWorkflow, GlobsBecomeCtestRegexes) {
       << "a glob's '.' is a literal dot";
 }
 
-TEST(ClassroomWorkflow, OneGraderPerPublicGroupThenTheReporter) {
+RubricGroup rubric_group(std::string name, std::string test, double points, std::string visibility = "visible") {
+  RubricGroup group;
+  group.name = std::move(name);
+  group.tests = {std::move(test)};
+  group.points = points;
+  group.visibility = std::move(visibility);
+  return group;
+}
+
+Rubric rubric_of(std::string assignment, std::vector<RubricGroup> groups) {
   Rubric rubric;
-  rubric.assignment = "a01_roofline";
-  const auto group = [](std::string name, std::string test, double points, std::string visibility) {
-    RubricGroup g;
-    g.name = std::move(name);
-    g.tests = {std::move(test)};
-    g.points = points;
-    g.visibility = std::move(visibility);
-    return g;
-  };
-  rubric.groups = {group("memory", "ModelMemory.*", 8, "visible"),
-                   group("memory (hidden)", "HiddenMemory.*", 12, "after_due_date"),
-                   group("tensor cores (GPU only)", "Tc.*", 5, "visible"),
-                   group("a \"quoted\": name", "Roofline.*", 2.5, "visible")};
+  rubric.assignment = std::move(assignment);
+  rubric.groups = std::move(groups);
+  return rubric;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
+  return count;
+}
+
+TEST(ClassroomWorkflow, OneGraderPerPublicGroupThenTheReporter) {
+  const Rubric rubric =
+      rubric_of("a01_roofline", {rubric_group("memory", "ModelMemory.*", 8),
+                                 rubric_group("memory (hidden)", "HiddenMemory.*", 12, "after_due_date"),
+                                 rubric_group("tensor cores (GPU only)", "Tc.*", 5),
+                                 rubric_group("a \"quoted\": name", "Roofline.*", 2.5)});
   const std::string yaml = classroom_workflow({rubric});
-  EXPECT_TRUE(contains(yaml, "id: a01-roofline-1\n"));
-  EXPECT_FALSE(contains(yaml, "a01-roofline-2")) << "hidden groups stay with the course's grader";
-  EXPECT_FALSE(contains(yaml, "a01-roofline-3")) << "Classroom's runners have no GPU";
+  EXPECT_TRUE(contains(yaml, "id: a01_roofline_1\n"));
+  EXPECT_FALSE(contains(yaml, "a01_roofline_2")) << "hidden groups stay with the course's grader";
+  EXPECT_FALSE(contains(yaml, "a01_roofline_3")) << "Classroom's runners have no GPU";
   EXPECT_TRUE(contains(yaml, "test-name: \"a01_roofline: a \\\"quoted\\\": name\"")) << yaml;
   EXPECT_TRUE(contains(yaml, "max-score: 8\n"));
   EXPECT_TRUE(contains(yaml, "max-score: 2.5\n"));
-  EXPECT_TRUE(contains(yaml, "A01-ROOFLINE-4_RESULTS: \"${{ steps.a01-roofline-4.outputs.result }}\""));
-  EXPECT_TRUE(contains(yaml, "runners: a01-roofline-1,a01-roofline-4\n"));
+  EXPECT_TRUE(contains(yaml, "A01_ROOFLINE_4_RESULTS: \"${{ steps.a01_roofline_4.outputs.result }}\""));
+  EXPECT_TRUE(contains(yaml, "runners: a01_roofline_1,a01_roofline_4\n"));
+  EXPECT_TRUE(contains(yaml, "uses: actions/checkout@v5\n"));
+}
+
+// A step id with a hyphen sends the reporter down an error path that names
+// neither the id nor the variable: ids and <ID>_RESULTS are letters, digits, _.
+TEST(ClassroomWorkflow, StepIdsHaveNoHyphens) {
+  const std::string yaml = classroom_workflow({rubric_of("a07-odd.name", {rubric_group("g", "T.*", 1)})});
+  EXPECT_TRUE(contains(yaml, "id: a07_odd_name_1\n")) << yaml;
+  EXPECT_TRUE(contains(yaml, "A07_ODD_NAME_1_RESULTS:")) << yaml;
+}
+
+// One lab that does not compile must not cost the others their points: the
+// build keeps going and does not stop the job, and every grader and the
+// reporter run whatever happened before them.
+TEST(ClassroomWorkflow, ABrokenLabNeverSkipsTheOtherGraders) {
+  const RubricGroup group = rubric_group("memory", "ModelMemory.*", 8);
+  const std::string yaml = classroom_workflow({rubric_of("a01_roofline", {group, group})});
+  EXPECT_TRUE(contains(yaml, "continue-on-error: true\n        run: ./lab build --keep-going\n")) << yaml;
+  EXPECT_EQ(occurrences(yaml, "if: ${{ !cancelled() }}"), 3u) << "two graders and the reporter\n" << yaml;
+}
+
+TEST(ClassroomWorkflow, FeedbackOnlyGradersAreWorthNothing) {
+  const std::string yaml = classroom_workflow({rubric_of("a01_roofline", {rubric_group("memory", "ModelMemory.*", 8)})},
+                                              {.feedback_only = true});
+  EXPECT_TRUE(contains(yaml, "max-score: 0\n")) << yaml;
+  EXPECT_FALSE(contains(yaml, "max-score: 8\n")) << yaml;
 }
 
 }  // namespace

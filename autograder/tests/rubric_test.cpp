@@ -117,5 +117,91 @@ TEST(Rubric, GatePolicyNamesEveryUngatedValidationAndPublicTest) {
   EXPECT_TRUE(rubric.gate_policy_problems(tests).empty());
 }
 
+constexpr const char* kWithLeaderboard = R"(assignment = "a04"
+[[group]]
+name = "public"
+tests = ["Pub.*"]
+points = 10
+[leaderboard]
+test = "Speed.Best"
+name = "a04 flash attention"
+timeout_s = 30
+)";
+
+TEST(Rubric, LeaderboardTestIsNamedAndInNoGroup) {
+  const Rubric rubric = Rubric::load(write_rubric("leaderboard", kWithLeaderboard));
+  ASSERT_TRUE(rubric.leaderboard.has_value());
+  EXPECT_EQ(rubric.leaderboard->test, "Speed.Best");
+  EXPECT_EQ(rubric.leaderboard->name, "a04 flash attention");
+  EXPECT_EQ(rubric.leaderboard->timeout_s, 30);
+  EXPECT_EQ(rubric.max_score(), 10);  // worth nothing
+  EXPECT_EQ(rubric.assign({"Pub.A", "Speed.Best"}), (std::vector<std::size_t>{0, Rubric::kLeaderboardTest}));
+  // Absent from the verdict binary: an error, not a silently empty leaderboard.
+  try {
+    rubric.assign({"Pub.A"});
+    ADD_FAILURE() << "no error";
+  } catch (const RubricError& error) {
+    EXPECT_NE(std::string(error.what()).find("leaderboard test Speed.Best is not a test"), std::string::npos);
+  }
+  // The timeout defaults to the rubric's; a rubric without the table has none.
+  const std::string defaulted =
+      std::string(kWithLeaderboard).replace(std::string(kWithLeaderboard).find("timeout_s = 30\n"), 15, "");
+  EXPECT_EQ(Rubric::load(write_rubric("leaderboard-default", defaulted)).leaderboard->timeout_s, 10);
+  EXPECT_FALSE(Rubric::load(write_rubric("no-leaderboard", kValid)).leaderboard.has_value());
+}
+
+TEST(Rubric, LeaderboardTestClaimedByAGroupOrGateIsAnError) {
+  const std::string claimed =
+      std::string(kWithLeaderboard)
+          .replace(std::string(kWithLeaderboard).find("[\"Pub.*\"]"), 9, "[\"Pub.*\", \"Speed.*\"]");
+  try {
+    Rubric::load(write_rubric("leaderboard-claimed", claimed)).assign({"Pub.A", "Speed.Best"});
+    ADD_FAILURE() << "no error";
+  } catch (const RubricError& error) {
+    EXPECT_NE(std::string(error.what()).find("claimed by group \"public\""), std::string::npos) << error.what();
+  }
+  const std::string gated = std::string(kWithLeaderboard) + R"([[gate]]
+tests = ["Pub.*"]
+earned_with = ["Speed.Best"]
+)";
+  try {
+    Rubric::load(write_rubric("leaderboard-gated", gated)).assign({"Pub.A", "Speed.Best"});
+    ADD_FAILURE() << "no error";
+  } catch (const RubricError& error) {
+    EXPECT_NE(std::string(error.what()).find("gate[0].earned_with matches the leaderboard test"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(Rubric, LeaderboardErrorsNameTheField) {
+  const auto with = [](const std::string& table) {
+    return std::string("assignment = \"a\"\n[[group]]\nname = \"g\"\ntests = [\"A.*\"]\npoints = 1\n[leaderboard]\n") +
+           table;
+  };
+  EXPECT_NE(load_error("lb-no-test", with("name = \"x\"\n")).find("leaderboard.test: is missing"), std::string::npos);
+  EXPECT_NE(load_error("lb-no-name", with("test = \"A.B\"\n")).find("leaderboard.name: is missing"), std::string::npos);
+  EXPECT_NE(load_error("lb-glob", with("test = \"A.*\"\nname = \"x\"\n")).find("leaderboard.test: must name one test"),
+            std::string::npos);
+  EXPECT_NE(
+      load_error("lb-key", with("test = \"A.B\"\nname = \"x\"\npoints = 3\n")).find("leaderboard.points: unknown"),
+      std::string::npos);
+  EXPECT_NE(load_error("lb-timeout", with("test = \"A.B\"\nname = \"x\"\ntimeout_s = 0\n"))
+                .find("leaderboard.timeout_s: must be positive"),
+            std::string::npos);
+}
+
+TEST(Rubric, GatePolicyLeavesTheLeaderboardTestAlone) {
+  const Rubric rubric = Rubric::load(write_rubric("leaderboard-policy", std::string(kWithLeaderboard) + R"([[group]]
+name = "hidden"
+tests = ["Hid.*"]
+points = 5
+visibility = "after_due_date"
+[[gate]]
+tests = ["Pub.*"]
+earned_with = ["Hid.*"]
+)"));
+  EXPECT_TRUE(rubric.gate_policy_problems({{"Pub.A", false}, {"Hid.B", false}, {"Speed.Best", false}}).empty());
+}
+
 }  // namespace
 }  // namespace rooflab

@@ -66,5 +66,23 @@ TEST(VerdictDecision, TimeOutsAndSkips) {
   EXPECT_NE(skipped.message.find("cuda backend skipped"), std::string::npos);
 }
 
+// A leaderboard test's time reaches the outcome only on a pass, and only as a
+// finite positive number: the verdict (no student code) timed it.
+TEST(VerdictDecision, LeaderboardSecondsOnlyFromAPass) {
+  const auto timed = [](const std::string& value, const std::string& extra = "") {
+    return report(R"({"name": "Test", "rooflab_leaderboard_seconds": )" + value + extra + "}");
+  };
+  const TestOutcome passed = decide_outcome("Suite.Test", timed("\"0.0125\""), exited(0), exited(0), 10);
+  ASSERT_EQ(passed.status, TestStatus::passed);
+  ASSERT_TRUE(passed.measured_s.has_value());
+  EXPECT_DOUBLE_EQ(*passed.measured_s, 0.0125);
+  EXPECT_FALSE(decide_outcome("Suite.Test", kPassed, exited(0), exited(0), 10).measured_s);
+  const std::string failing = timed("\"0.0125\"", R"(, "failures": [{"failure": "wrong"}])");
+  EXPECT_FALSE(decide_outcome("Suite.Test", failing, exited(0), exited(0), 10).measured_s);
+  EXPECT_FALSE(decide_outcome("Suite.Test", timed("\"0.0125\""), exited(1), exited(0), 10).measured_s);
+  for (const char* bad : {"\"0\"", "\"-1\"", "\"inf\"", "\"nan\"", "\"12ms\"", "\"\"", "0.5"})
+    EXPECT_FALSE(decide_outcome("Suite.Test", timed(bad), exited(0), exited(0), 10).measured_s) << bad;
+}
+
 }  // namespace
 }  // namespace rooflab

@@ -3,6 +3,8 @@
 // (cmake/cuda_on_cpu.cmake); cuda_cpu_source_test.cpp checks its results.
 #include "cuda_cpu_kernels.hpp"
 
+#include <algorithm>
+
 #include "rooflab/cuda_helpers.hpp"
 
 namespace {
@@ -34,7 +36,9 @@ __global__ void block_sums_kernel(const T* in, T* out, int n) {
 std::vector<float> scale_on_device(const std::vector<float>& values, float by) {
   const int n = static_cast<int>(values.size());
   rooflab::cuda::DeviceBuffer<float> data(values);
-  scale_kernel<<<rooflab::cuda::ceil_div(n, 128), 128>>>(data.get(), by, n);
+  // Template arguments inside the chevrons, as CUDA allows: the CPU build's
+  // rewrite must read the whole configuration (cmake/cuda_cpu_rewrite.cmake).
+  scale_kernel<<<std::max<int>(rooflab::cuda::ceil_div(n, 128), 1), std::min<int>(128, 1024)>>>(data.get(), by, n);
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
   return data.to_host();
 }

@@ -38,6 +38,10 @@ std::string grading_table(const Rubric& rubric) {
     table += "| " + cell(group.name) + " | " + number(group.points) + " | " + shown(group.visibility) + " | " +
              number(seconds) + " s | " + number(megabytes) + " MiB |\n";
   }
+  // The leaderboard's test is timed, not scored: its row says so (autograder/README.md, "Leaderboard").
+  if (rubric.leaderboard)
+    table += "| leaderboard, not scored: " + cell(rubric.leaderboard->name) + " | 0 | at once | " +
+             number(rubric.leaderboard->timeout_s) + " s, run 4 times | " + number(rubric.memory_limit_mb) + " MiB |\n";
   table += "| **total** | **" + number(rubric.max_score()) + "** | | | |\n";
   return table;
 }

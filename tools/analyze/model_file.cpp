@@ -1,12 +1,13 @@
 #include "model_file.hpp"
 
-#include <toml++/toml.h>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "a01_roofline/memory.hpp"
 #include "a02_transformer_costs/models.hpp"
+#include "rooflab/toml_document.hpp"
 
 namespace rooflab::analyze {
 namespace fs = std::filesystem;
@@ -16,34 +17,39 @@ using a02_transformer_costs::TransformerConfig;
 
 class Reader {
  public:
-  Reader(const fs::path& path, const toml::table& table) : path_(path), table_(table) {}
+  Reader(const fs::path& path, const toml::Value& table) : path_(path), table_(table) {}
 
+  // "file:line: field 'x' why", with the line of the field's value where it has one.
   [[noreturn]] void fail(const std::string& field, const std::string& why) const {
-    throw std::runtime_error(path_.string() + ": field '" + field + "' " + why);
+    const toml::Value* value = table_.find(field);
+    const std::string line = value && value->line() > 0 ? std::string(":") + std::to_string(value->line()) : "";
+    throw std::runtime_error(path_.string() + line + ": field '" + field + "' " + why);
   }
 
-  const toml::node& node(const std::string& field) const {
-    const toml::node* found = table_.get(field);
+  const toml::Value& node(const std::string& field) const {
+    const toml::Value* found = table_.find(field);
     if (!found) fail(field, "is missing");
     return *found;
   }
 
   double number(const std::string& field) const {
-    const toml::node& n = node(field);
-    if (!n.is_number()) fail(field, "must be a number");
-    const double value = *n.value<double>();  // toml++ widens integers
-    if (!(value > 0) || !std::isfinite(value)) fail(field, "must be a positive number, got " + std::to_string(value));
-    return value;
+    const std::optional<double> value = node(field).as_number();  // an integer, widened
+    if (!value) fail(field, "must be a number");
+    if (!(*value > 0) || !std::isfinite(*value))
+      fail(field, "must be a positive number, got " + std::to_string(*value));
+    return *value;
   }
 
   std::string text(const std::string& field) const {
-    if (!node(field).is_string()) fail(field, "must be a string");
-    return *node(field).value<std::string>();
+    const std::string* value = node(field).as_string();
+    if (!value) fail(field, "must be a string");
+    return *value;
   }
 
   bool flag(const std::string& field) const {
-    if (!node(field).is_boolean()) fail(field, "must be true or false");
-    return *node(field).value<bool>();
+    const std::optional<bool> value = node(field).as_boolean();
+    if (!value) fail(field, "must be true or false");
+    return *value;
   }
 
   // One of `choices`, returned as its index.
@@ -57,28 +63,21 @@ class Reader {
   }
 
   void reject_unknown(const std::vector<std::string>& known) const {
-    for (const auto& [key, value] : table_) {
-      const std::string name(key.str());
+    for (const std::string& name : table_.keys())
       if (std::find(known.begin(), known.end(), name) == known.end()) fail(name, "is not a model field (a typo?)");
-    }
   }
 
  private:
   fs::path path_;
-  const toml::table& table_;
+  const toml::Value& table_;
 };
 
 }  // namespace
 
 ModelFile load_model_file(const fs::path& path) {
   if (!fs::is_regular_file(path)) throw std::runtime_error(path.string() + ": no such model file");
-  toml::table table;
-  try {
-    table = toml::parse_file(path.string());
-  } catch (const toml::parse_error& error) {
-    throw std::runtime_error(path.string() + ":" + std::to_string(error.source().begin.line) + ": " +
-                             std::string(error.description()));
-  }
+  // toml::ParseError is a std::runtime_error naming the file and the line.
+  const toml::Value table = toml::parse_file(path);
   const Reader read(path, table);
   read.reject_unknown({"name", "num_layers", "d_model", "num_heads", "num_kv_heads", "d_ff", "vocab_size",
                        "context_len", "dtype", "mlp", "bias", "tied_embeddings", "positions", "norm", "parameters"});

@@ -2,16 +2,33 @@
 // print figures for docs/benchmarks.md, on the course tree this build holds (the
 // reference, or a student's own code). Quote ratios measured side by side in
 // one run.
+#include <algorithm>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <thread>
 
 #include "attention_bench.hpp"
 #include "bandwidth.hpp"
 #include "commands.hpp"
+#include "rooflab/machine_load.hpp"
 
 namespace rooflab::cli {
+namespace {
+
+// Runs a benchmark and then says whether other processes took the cores it
+// ran on, which makes its figures meaningless (rooflab/machine_load.hpp).
+int watching_the_load(int threads, const std::function<int()>& benchmark) {
+  const LoadWatch watch;
+  const int code = benchmark();
+  watch.warn_if_busy(std::cerr, threads);
+  return code;
+}
+
+int every_core() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+}  // namespace
 
 std::string machine_line() {
   std::ifstream meminfo("/proc/meminfo");
@@ -58,7 +75,7 @@ CLI::App& add_bench(CLI::App& app, int& exit_code) {
       if (max_n->count() > 0) gpu->max_n = attention->max_n;
       exit_code = bench::run_gpu_attention_bench(*gpu);
     } else {
-      exit_code = bench::run_attention_bench(*attention);
+      exit_code = watching_the_load(attention->threads, [&] { return bench::run_attention_bench(*attention); });
     }
   });
 
@@ -81,21 +98,21 @@ CLI::App& add_bench(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   decode_cmd->callback([decode, &exit_code] {
     std::cout << machine_line() << "\ncode: " << kWhoseCode << std::endl;
-    exit_code = bench::run_decode_bench(*decode);
+    exit_code = watching_the_load(every_core(), [&] { return bench::run_decode_bench(*decode); });
   });
 
   CLI::App* bandwidth_cmd = command->add_subcommand(
       "bandwidth", "this machine's memory bandwidth, STREAM-style copy and triad (what decoding is bound by)");
   bandwidth_cmd->callback([&exit_code] {
     std::cout << machine_line() << std::endl;
-    exit_code = bench::run_bandwidth_bench();
+    exit_code = watching_the_load(every_core(), [] { return bench::run_bandwidth_bench(); });
   });
 
   CLI::App* cuda_cpu_cmd =
       command->add_subcommand("cuda-cpu", "the CPU runtime for CUDA kernels: cost per thread switch and per block");
   cuda_cpu_cmd->callback([&exit_code] {
     std::cout << machine_line() << std::endl;
-    exit_code = bench::run_cuda_cpu_bench();
+    exit_code = watching_the_load(1, [] { return bench::run_cuda_cpu_bench(); });
   });
 
   return *command;

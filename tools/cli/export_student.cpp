@@ -10,11 +10,18 @@
 namespace rooflab::cli {
 
 void add_export_student(CLI::App& app, int& exit_code) {
-  auto destination = std::make_shared<std::filesystem::path>();
+  auto options = std::make_shared<ExportStudentOptions>();
   CLI::App* command = app.add_subcommand(
       "export-student", "Write the student repository (assignments/ stubs, common/, docs, tools, README) to DIR");
-  command->add_option("DIR", *destination, "a folder that does not exist yet, or an empty one")->required();
-  command->callback([destination, &exit_code] {
+  command->add_option("DIR", options->destination, "a folder that does not exist yet, or an empty one")->required();
+  command->add_option("--assignment", options->assignments,
+                      "grade only these labs in the repository's Classroom workflow (repeatable; default: every "
+                      "lab), for one Classroom assignment per lab");
+  command->add_flag("--feedback-only", options->feedback_only,
+                    "Classroom's graders are worth 0 points: feedback, while the course's grader gives the grade");
+  command->add_flag("--git", options->git,
+                    "make DIR a git repository with one commit (branch main), ready to push as the template");
+  command->callback([options, &exit_code] {
     // The template is assignments/ as released: refuse a stale one rather than
     // hand students stubs that no longer match the solutions.
     ReleaseOptions check;
@@ -26,7 +33,9 @@ void add_export_student(CLI::App& app, int& exit_code) {
       exit_code = 2;
       return;
     }
-    exit_code = export_student({kSourceDir, kBinaryDir / "rooflab_manifest.json", *destination});
+    options->root = kSourceDir;
+    options->manifest = kBinaryDir / "rooflab_manifest.json";
+    exit_code = export_student(*options);
   });
 }
 

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
 #include "commands.hpp"
 #include "model_file.hpp"
 #include "rooflab/bandwidth.hpp"
+#include "rooflab/machine_load.hpp"
 #include "rooflab/timing.hpp"
 
 namespace rooflab::cli {
@@ -112,7 +114,13 @@ void add_generate(CLI::App& app, int& exit_code) {
   command->add_option("--page-size", flags->page_size, "tokens per page with --paged (default 16)")
       ->check(CLI::PositiveNumber);
   command->add_option("--models-dir", flags->models_dir, "folder of model .toml files (default: tools/models)");
-  command->callback([flags, &exit_code] { exit_code = run_generate(*flags); });
+  command->callback([flags, &exit_code] {
+    // Decoding uses every core (OpenMP): tokens/s measured while other
+    // processes ran says little, and the run says so (rooflab/machine_load.hpp).
+    const LoadWatch watch;
+    exit_code = run_generate(*flags);
+    watch.warn_if_busy(std::cerr, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  });
 }
 
 }  // namespace rooflab::cli

@@ -2,9 +2,11 @@
 #include <unistd.h>
 
 #include <climits>
+#include <iostream>
 
 #include "class/grade_all.hpp"
 #include "commands.hpp"
+#include "text/text.hpp"
 
 namespace rooflab::cli {
 namespace {
@@ -32,8 +34,15 @@ void add_grade_all(CLI::App& app, int& exit_code) {
   command->add_option("--test-jobs", options->jobs, "tests run in parallel within one grading (default 1)")
       ->check(CLI::PositiveNumber);
   command->add_option("--assignment", options->only, "grade only this assignment (repeatable)");
-  CLI::Option* seed_option = command->add_option("--seed", *seed, "hidden tests' seed, the same for everyone");
+  CLI::Option* seed_option = command->add_option(
+      "--seed", *seed, "course seed: each student's hidden-test seed is derived from it and their identifier");
+  auto deadline = std::make_shared<std::string>();
+  command->add_option("--deadline", *deadline,
+                      "grade git submissions at their last commit at or before TIME (ISO 8601 with a zone, e.g. "
+                      "2026-12-01T23:59:00Z or 2026-12-01T23:59:00+01:00)");
   command->add_flag("--regrade", options->regrade, "grade every submission, even those unchanged since last time");
+  command->add_flag("--require-sandbox", options->require_sandbox,
+                    "refuse to grade a submission where bubblewrap cannot run (for exams)");
   command->add_option("--timeout", options->timeout_s, "seconds one submission may take (default 3600)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--slurm", options->slurm,
@@ -46,9 +55,18 @@ void add_grade_all(CLI::App& app, int& exit_code) {
   auto task = std::make_shared<std::size_t>(0);
   CLI::Option* task_option =
       command->add_option("--task", *task, "grade only roster entry N (what each Slurm array task runs)");
-  command->callback([options, seed, seed_option, task, task_option, &exit_code] {
+  command->callback([options, seed, seed_option, deadline, task, task_option, &exit_code] {
     GradeAllOptions chosen = *options;
     if (seed_option->count() > 0) chosen.seed = *seed;
+    if (!deadline->empty()) {
+      chosen.deadline = parse_deadline(*deadline);
+      if (!chosen.deadline) {
+        std::cerr << "grade-all: --deadline " << text::untrusted_line(*deadline, 80)
+                  << ": not an ISO 8601 time with a zone, e.g. 2026-12-01T23:59:00Z or 2026-12-01T23:59:00+01:00\n";
+        exit_code = 2;
+        return;
+      }
+    }
     if (task_option->count() > 0) chosen.task = *task;
     if (chosen.out.empty())
       chosen.out = std::filesystem::current_path() / "grades" / ("class-" + chosen.roster.stem().string());

@@ -16,7 +16,27 @@ repo="$work/repository"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
-"$rooflab" export-student "$repo" || fail "export-student failed"
+"$rooflab" export-student "$repo" --git || fail "export-student failed"
+
+# --git: a repository with one commit holding every file, ready to push as the template.
+[ "$(git -C "$repo" rev-list --count HEAD 2>/dev/null)" = 1 ] || fail "export-student --git: not a repository with one commit"
+[ -z "$(git -C "$repo" status --porcelain)" ] || fail "export-student --git: files left out of the commit"
+
+# --assignment: one Classroom assignment's repository grades only its labs;
+# --feedback-only makes its graders worth nothing. An unknown lab writes nothing.
+one="$work/one-assignment"
+"$rooflab" export-student "$one" --assignment a01_roofline --assignment a06_kv_cache_decode --feedback-only \
+  >/dev/null || fail "export-student --assignment failed"
+graded=$(grep -o 'test-name: "a0[0-9]_[a-z_]*' "$one/.github/workflows/classroom.yml" | sort -u | cut -d'"' -f2 | tr '\n' ' ')
+[ "$graded" = "a01_roofline a06_kv_cache_decode " ] || fail "export-student --assignment: the workflow grades: $graded"
+! grep -q "max-score: [1-9]" "$one/.github/workflows/classroom.yml" || fail "--feedback-only: a grader is worth points"
+grep -q 'graded on `a01_roofline`, `a06_kv_cache_decode`' "$one/README.md" || fail "the README does not name the graded labs"
+out=$("$rooflab" export-student "$work/unknown" --assignment a99_nothing 2>&1) && fail "export-student took an unknown lab"
+grep -q -- "--assignment a99_nothing: no such lab" <<<"$out" && [ ! -e "$work/unknown" ] ||
+  fail "export-student --assignment a99_nothing: unclear refusal or files written: $out"
+
+# Every path and command the student's pages name is in the repository.
+python3 "$(dirname "$0")/student_pages_check.py" "$repo" || fail "a student page names what the repository lacks"
 
 # Nothing of the instructor's: no solutions, grader, example submissions or
 # hidden tests, and no solution region left in any file.
@@ -56,6 +76,14 @@ run_all() {  # PHASE: stubs | solved
     case "$phase:$command" in
       stubs:./lab\ build*)
         [ $status -eq 0 ] || { cat "$log"; fail "[$phase] '$command' exited $status"; } ;;
+      stubs:./lab\ score*)
+        [ $status -ne 0 ] || fail "[$phase] '$command' passed on the stubs"
+        grep -qE "^score: 0 / [1-9]" "$log" || { cat "$log"; fail "[$phase] '$command': not a score of 0"; } ;;
+      stubs:./lab\ example*)
+        # A stub that nothing catches ends the program cleanly: exit 1, no abort.
+        [ $status -eq 1 ] || { cat "$log"; fail "[$phase] '$command' exited $status, not 1"; }
+        ! grep -q "terminate called" "$log" || fail "[$phase] '$command' aborted"
+        grep -q "not implemented yet" "$log" || fail "[$phase] '$command' did not say 'not implemented'" ;;
       stubs:./lab\ test*)
         [ $status -ne 0 ] || fail "[$phase] '$command' passed on the stubs"
         grep -q "0% tests passed" "$log" || fail "[$phase] '$command': some public test passed on the stubs"
@@ -67,6 +95,8 @@ run_all() {  # PHASE: stubs | solved
         ! grep -q "not implemented yet" "$log" || fail "[$phase] '$command' still says 'not implemented' ($log)"
         case "$command" in
           ./lab\ test*) grep -q "100% tests passed" "$log" || fail "[$phase] '$command': not every test passed" ;;
+          ./lab\ score*)
+            grep -qE "^score: ([0-9.]+) / \1 " "$log" || fail "[$phase] '$command': not the full score" ;;
         esac ;;
     esac
   done
@@ -91,6 +121,19 @@ python3 "$(dirname "$0")/classroom_workflow_check.py" "$repo" "$source_dir/solut
 (cd "$repo" && ./lab test) >"$work/solved-all.log" 2>&1 || { tail -n 40 "$work/solved-all.log"; fail "./lab test: a public test failed"; }
 grep -q "100% tests passed" "$work/solved-all.log" || fail "./lab test: not every public test passed"
 grep "tests passed" "$work/solved-all.log" | sed 's/^/   | /'
+
+# One lab that does not compile costs only its own graders: the build keeps
+# going (as the Classroom workflow's does) and every other grader passes.
+broken=$(ls "$repo"/assignments/a03_attention_memory/src/*.cpp | head -n 1)
+cp "$broken" "$work/unbroken.cpp"
+echo "this does not compile;" >>"$broken"
+(cd "$repo" && ./lab score) >"$work/score-broken.log" 2>&1 && fail "./lab score passed with a lab that does not compile"
+cp "$work/unbroken.cpp" "$broken"
+grep -E "^  (pass|FAIL) " "$work/score-broken.log" | sed 's/^/   | /'
+! grep -E "^  FAIL " "$work/score-broken.log" | grep -qv " a03_attention_memory: " ||
+  fail "./lab score: a lab that compiles lost points to a03's compile error"
+grep -qE "^  FAIL .* a03_attention_memory: " "$work/score-broken.log" || fail "./lab score: a03 did not compile, yet passed"
+grep -qE "^  pass .* a06_kv_cache_decode: " "$work/score-broken.log" || fail "./lab score: a06 lost its points"
 
 # The student's lab says what it is, and refuses the instructor's commands.
 (cd "$repo" && ./lab help) | grep -q "your repository" || fail "./lab help does not speak to a student"

@@ -9,11 +9,14 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <iostream>
 
 #include "a04_flash_attention/a04_flash_attention.hpp"
+#include "rooflab/machine_load.hpp"
 #include "rooflab/memory_tracker.hpp"
 
 int main() {
+  const rooflab::LoadWatch watch;  // its times are meaningless if others took the cores
   using namespace a04_flash_attention;
   std::printf("method,seq_len,seconds,peak_bytes,estimated_bytes\n");
   for (std::int64_t n = 128; n <= 2048; n *= 2) {
@@ -37,5 +40,6 @@ int main() {
       break;
     }
   }
+  watch.warn_if_busy(std::cerr, omp_get_max_threads());
   return 0;
 }

@@ -3,37 +3,21 @@
 #include <algorithm>
 #include <map>
 
+#include "class/csv.hpp"
 #include "text/text.hpp"
 
 namespace rooflab {
 namespace fs = std::filesystem;
 namespace {
 
-// One CSV record's fields: commas separate, double quotes quote ("" is a quote).
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      fields.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  for (std::string& field : fields) field = text::trim(field);
-  return fields;
-}
+// An identifier from outside, kept as it was but on one line and capped: it
+// goes into the gradebooks and the summary.
+std::string kept_identifier(const std::string& raw) { return text::untrusted_line(raw, 256); }
 
 std::vector<RosterEntry> read_csv(const fs::path& path) {
   const std::vector<std::string> lines = text::split_lines(text::read_file(path));
   if (lines.empty()) throw RosterError(path.string() + ": empty; expected a header line");
-  const std::vector<std::string> header = csv_fields(lines[0]);
+  const std::vector<std::string> header = csv::parse_record(lines[0]);
   const auto column = [&](std::initializer_list<const char*> names) -> std::ptrdiff_t {
     for (const char* name : names) {
       const auto at = std::find(header.begin(), header.end(), name);
@@ -47,26 +31,46 @@ std::vector<RosterEntry> read_csv(const fs::path& path) {
     throw RosterError(path.string() +
                       ":1: the header needs a `student` and a `submission` column (or GitHub Classroom's "
                       "`github_username` and `student_repository_url`); found: " +
-                      lines[0].substr(0, 200));
+                      text::untrusted_line(lines[0], 200));
   }
+  // GitHub Classroom leaves roster_identifier empty for a student who accepted
+  // the assignment without being linked to the roster: their github_username
+  // still names them, and one such row must not stop the class.
+  const std::ptrdiff_t fallback = header[static_cast<std::size_t>(student)] == "roster_identifier"
+                                      ? column({"github_username"})
+                                      : static_cast<std::ptrdiff_t>(-1);
+  const std::ptrdiff_t needed = std::max({student, submission, fallback});
   std::vector<RosterEntry> entries;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     if (text::trim(lines[i]).empty()) continue;
-    const std::vector<std::string> fields = csv_fields(lines[i]);
+    const std::vector<std::string> fields = csv::parse_record(lines[i]);
     const std::string where = path.string() + ":" + std::to_string(i + 1) + ": ";
-    if (static_cast<std::ptrdiff_t>(fields.size()) <= std::max(student, submission))
+    if (static_cast<std::ptrdiff_t>(fields.size()) <= needed)
       throw RosterError(where + "fewer fields than the header has");
-    const std::string& name = fields[static_cast<std::size_t>(student)];
+    RosterEntry entry;
+    entry.identifier = fields[static_cast<std::size_t>(student)];
+    if (entry.identifier.empty() && fallback >= 0 && !fields[static_cast<std::size_t>(fallback)].empty()) {
+      entry.identifier = fields[static_cast<std::size_t>(fallback)];
+      entry.warning = where + "roster_identifier is empty; graded under github_username " +
+                      kept_identifier(entry.identifier) + " (link the student in GitHub Classroom's roster)";
+    }
+    if (entry.identifier.empty())
+      throw RosterError(where + "the " + header[static_cast<std::size_t>(student)] + " column is empty" +
+                        (fallback >= 0 ? " and so is github_username" : ""));
+    entry.student = safe_student_name(entry.identifier);
+    entry.identifier = kept_identifier(entry.identifier);
     std::string from = fields[static_cast<std::size_t>(submission)];
-    if (name.empty()) throw RosterError(where + "the student column is empty");
-    if (from.empty()) throw RosterError(where + "no submission for " + name.substr(0, 64));
-    if (!is_git_url(from)) {
+    // No repository (a Classroom assignment never accepted): a failed row in
+    // the gradebook, not a stopped class.
+    if (!from.empty() && !is_git_url(from)) {
       fs::path local = from;
       if (local.is_relative()) local = path.parent_path() / local;
-      if (!fs::exists(local)) throw RosterError(where + "submission " + from.substr(0, 200) + " does not exist");
+      if (!fs::exists(local))
+        throw RosterError(where + "submission " + text::untrusted_line(from, 200) + " does not exist");
       from = fs::absolute(local).lexically_normal().string();
     }
-    entries.push_back({safe_student_name(name), from});
+    entry.submission = from;
+    entries.push_back(std::move(entry));
   }
   return entries;
 }
@@ -82,7 +86,8 @@ std::vector<RosterEntry> read_folder(const fs::path& folder) {
     } else if (!entry.is_directory()) {
       continue;
     }
-    entries.push_back({safe_student_name(name), fs::absolute(entry.path()).lexically_normal().string()});
+    entries.push_back(
+        {kept_identifier(name), safe_student_name(name), fs::absolute(entry.path()).lexically_normal().string(), ""});
   }
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.student < b.student; });
   return entries;

@@ -3,11 +3,15 @@
 //     git repository), named after the entry (alice/, bob.zip -> bob);
 //   - a CSV with a header: `student` and `submission` columns (a path, relative
 //     to the CSV's folder, a .zip or a git URL);
-//   - GitHub Classroom's assignment export (grades CSV): `github_username` (or
-//     `roster_identifier`) and `student_repository_url`.
+//   - GitHub Classroom's assignment export (grades CSV): `roster_identifier`
+//     (or `github_username`) and `student_repository_url`. A row whose
+//     roster_identifier is empty (a student not linked to the roster) falls
+//     back to its github_username, with a warning; a row without a repository
+//     (an assignment never accepted) is kept, and graded as failed.
 // Student names come from outside: each becomes a folder name, so anything but
 // letters, digits, '.', '_' and '-' is replaced, and two students may not end
-// up with the same name.
+// up with the same name. The original identifier is kept beside it (capped,
+// control characters escaped), for the gradebook an LMS joins on.
 #pragma once
 
 #include <filesystem>
@@ -23,8 +27,10 @@ class RosterError : public std::runtime_error {
 };
 
 struct RosterEntry {
-  std::string student;     // safe as a folder name
-  std::string submission;  // a path (absolute) or a git URL
+  std::string identifier;  // as the roster has it (at most 256 bytes, one line): what an LMS knows the student by
+  std::string student;     // safe as a folder name, derived from identifier
+  std::string submission;  // a path (absolute) or a git URL; empty when the roster has none for this student
+  std::string warning;     // what was odd about this row (e.g. an identifier taken from another column), or empty
 };
 
 // Throws RosterError naming the file, the line and the column or entry at fault.

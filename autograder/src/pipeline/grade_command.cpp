@@ -21,6 +21,7 @@
 #include "plots/profile_plots.hpp"
 #include "report/containment.hpp"
 #include "rooflab/backend.hpp"
+#include "run/leaderboard_run.hpp"
 #include "run/run_tests.hpp"
 #include "score/rubric.hpp"
 #include "score/scoring.hpp"
@@ -57,6 +58,18 @@ std::vector<AssignmentInfo> selected_assignments(const Manifest& manifest, const
   return selected;
 }
 
+// The leaderboard test (rubric [leaderboard]), alone, beside the reference.
+void measure_leaderboard(const Grading& grading, AssignmentResult& assignment, const AssignmentInfo& info,
+                         const Rubric& rubric, const GradedBinaries& binaries) {
+  std::cout << "[" << info.name << "] timing the leaderboard test beside the reference\n" << std::flush;
+  std::string why_not;
+  const std::optional<GradedBinaries> reference = reference_worker(grading, info, binaries, why_not);
+  assignment.leaderboard = run_leaderboard(grading, binaries, reference, *rubric.leaderboard,
+                                           {rubric.leaderboard->timeout_s, rubric.memory_limit_mb},
+                                           grading.scratch / ("leaderboard-" + info.name));
+  if (!reference) assignment.leaderboard->note = why_not;
+}
+
 // Builds, checks, runs and scores one assignment.
 AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission& staged, const AssignmentInfo& info,
                                   std::uint64_t seed) {
@@ -82,8 +95,14 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
   binaries.gpu = grading.gpu;
   binaries.seed = seed;
   binaries.openmp_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / grading.options.jobs);
-  const std::vector<std::string> expected = list_tests(binaries.verdict, grading.scratch);
-  const std::vector<std::size_t> owner = rubric.assign(expected);
+  std::vector<std::string> expected = list_tests(binaries.verdict, grading.scratch);
+  std::vector<std::size_t> owner = rubric.assign(expected);
+  // The leaderboard test is never scored: it runs on its own, after the others.
+  for (std::size_t i = expected.size(); i-- > 0;)
+    if (owner[i] == Rubric::kLeaderboardTest) {
+      expected.erase(expected.begin() + static_cast<std::ptrdiff_t>(i));
+      owner.erase(owner.begin() + static_cast<std::ptrdiff_t>(i));
+    }
 
   std::vector<std::string> rejections = rejected_sources(staged, info);
   if (rejections.empty()) {
@@ -125,6 +144,7 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
     assignment.tests.push_back(std::move(test));
   }
   score(assignment, rubric, owner);
+  if (rubric.leaderboard && assignment.built) measure_leaderboard(grading, assignment, info, rubric, binaries);
   if (info.has_profile && assignment.built) add_scaling_plots(grading, assignment, info);
   return assignment;
 }

@@ -20,7 +20,17 @@ std::string ctest_regex(const std::string& assignment, const std::vector<std::st
 // True for the groups the workflow grades: visible ones that need no GPU.
 bool graded_in_classroom(const RubricGroup& group);
 
-// The workflow for these rubrics, in the order given.
-std::string classroom_workflow(const std::vector<Rubric>& rubrics);
+struct ClassroomOptions {
+  // Feedback only: every grader is worth 0 points, so Classroom shows which
+  // public groups pass without recording a score (the course grade gates public
+  // points on hidden tests, which Classroom cannot run).
+  bool feedback_only = false;
+};
+
+// The workflow for these rubrics, in the order given. The build step keeps
+// going past a lab that does not compile and never stops the graders: each
+// grader runs its lab's tests whatever happened to the others, so one broken
+// lab scores 0 for its own groups only, and the reporter always reports.
+std::string classroom_workflow(const std::vector<Rubric>& rubrics, const ClassroomOptions& options = {});
 
 }  // namespace rooflab::release

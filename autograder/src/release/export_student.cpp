@@ -4,6 +4,9 @@
 #include <iostream>
 #include <set>
 
+#include <unistd.h>
+
+#include "os/process.hpp"
 #include "release/classroom_workflow.hpp"
 #include "release/leak_check.hpp"
 #include "score/rubric.hpp"
@@ -25,13 +28,52 @@ const std::vector<std::string> kFiles{"CMakeLists.txt",        "lab",
                                       "tools/cli/main.cpp",    "tools/cli/commands.hpp",
                                       "tools/cli/analyze.cpp", "tools/cli/bench.cpp",
                                       "tools/cli/generate.cpp"};
-// docs/: the chapters and the measured figures; not the instructor's pages or
-// the tool that checks the docs' numbers.
-const std::set<std::string> kInstructorDocs{"autograder_security.md"};
+// docs/: the chapters and how grading works; not the instructor's pages (the
+// sandbox's threat model, teaching with the course, the benchmark log with its
+// commits and grader timings: students get student/docs/benchmarks.md, how to
+// measure their own code) or the tool that checks the docs' numbers.
+const std::set<std::string> kInstructorDocs{"autograder_security.md", "teaching.md", "benchmarks.md"};
 
 // student/ holds the files only the student repository has; each lands at the
 // same path without the student/ prefix (student/README.md -> README.md).
 const fs::path kStudentOnly = "student";
+
+// The README's line that names the labs this repository is graded on.
+const std::string kGradedLabsMarker = "<!-- graded labs: written by lab export-student -->";
+
+std::string graded_labs_line(const std::vector<Rubric>& rubrics, bool all, bool feedback_only) {
+  std::string labs;
+  for (const Rubric& rubric : rubrics) labs += (labs.empty() ? "" : ", ") + ("`" + rubric.assignment + "`");
+  std::string line = all ? "This repository is graded on every lab." : "This repository is graded on " + labs + ".";
+  line += feedback_only ? " GitHub Classroom runs their public tests for feedback (worth 0 points there); "
+                          "your instructor's grader gives the grade."
+                        : " `./lab score` shows what GitHub Classroom's autograding gives it, without pushing.";
+  return line;
+}
+
+// One commit holding the whole repository, ready to push as Classroom's template.
+int initialise_git(const fs::path& out) {
+  const std::vector<std::vector<std::string>> steps{
+      {"git", "init", "--quiet", "--initial-branch=main"},
+      {"git", "add", "--all"},
+      {"git", "-c", "user.name=rooflab", "-c", "user.email=rooflab@localhost", "commit", "--quiet", "-m",
+       "The course's student repository (lab export-student)"}};
+  ProcessLimits limits;
+  limits.timeout_s = 120;
+  const fs::path log = fs::temp_directory_path() / ("rooflab-export-git-" + std::to_string(::getpid()) + ".log");
+  for (const auto& argv : steps) {
+    const ProcessResult result = run_process(argv, out, log, limits);
+    if (!result.succeeded()) {
+      std::cerr << "export-student: --git: `" << argv[0] << " " << argv[1] << "` in " << out.string()
+                << " failed: " << result.describe(limits.timeout_s) << "\n"
+                << result.output << "\n(the files are written; the folder is not a complete repository)\n";
+      fs::remove(log);
+      return 1;
+    }
+  }
+  fs::remove(log);
+  return 0;
+}
 
 }  // namespace
 
@@ -78,18 +120,31 @@ int export_student(const ExportStudentOptions& options) {
     if (entry.is_regular_file()) copies.emplace_back(entry.path(), entry.path().lexically_relative(extras));
   }
 
-  // Generated: GitHub Classroom's workflow, from every lab's rubric.
+  // Generated: GitHub Classroom's workflow, from the graded labs' rubrics.
   std::vector<Rubric> rubrics;
   try {
+    std::set<std::string> known;
     for (const AssignmentInfo& info : Manifest::load(options.manifest).assignments) {
-      if (!info.rubric.empty()) rubrics.push_back(Rubric::load(info.rubric));
+      known.insert(info.name);
+      const bool graded = options.assignments.empty() ||
+                          std::count(options.assignments.begin(), options.assignments.end(), info.name) > 0;
+      if (graded && !info.rubric.empty()) rubrics.push_back(Rubric::load(info.rubric));
+    }
+    for (const std::string& name : options.assignments) {
+      if (!known.count(name)) {
+        std::string list;
+        for (const std::string& lab : known) list += (list.empty() ? "" : ", ") + lab;
+        std::cerr << "export-student: --assignment " << text::untrusted_line(name, 80)
+                  << ": no such lab (one of: " << list << "; nothing was written)\n";
+        return 2;
+      }
     }
   } catch (const std::exception& error) {
     std::cerr << "export-student: " << error.what() << " (nothing was written)\n";
     return 2;
   }
   const fs::path workflow_path = ".github/workflows/classroom.yml";
-  const std::string workflow = release::classroom_workflow(rubrics);
+  const std::string workflow = release::classroom_workflow(rubrics, {.feedback_only = options.feedback_only});
 
   // Nothing that repeats a solution, checked before anything is written.
   const auto solution = release::solution_lines(options.root / "solutions");
@@ -110,7 +165,19 @@ int export_student(const ExportStudentOptions& options) {
     fs::permissions(out / to, fs::status(from).permissions());  // lab stays executable
   }
   text::write_file(out / workflow_path, workflow);
+  const fs::path readme = out / "README.md";
+  if (fs::exists(readme)) {
+    std::string text = text::read_file(readme);
+    const std::size_t marker = text.find(kGradedLabsMarker);
+    if (marker != std::string::npos) {
+      text.replace(marker, kGradedLabsMarker.size(),
+                   graded_labs_line(rubrics, options.assignments.empty(), options.feedback_only));
+      text::write_file(readme, text);
+    }
+  }
+  if (options.git && initialise_git(out) != 0) return 1;
   std::cout << "export-student: wrote " << copies.size() + 1 << " files to " << out.string()
+            << (options.git ? ", a git repository with one commit (push it as the Classroom template)" : "")
             << " (a student repository: ./lab build && ./lab test there)\n";
   return 0;
 }

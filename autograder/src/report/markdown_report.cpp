@@ -42,6 +42,14 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
          << points(group.score) << " / " << points(group.max_score) << " |\n";
     }
     md << "\n";
+    if (assignment.leaderboard) {
+      // The grader's own numbers; a failure's message may hold the worker's output.
+      md << "**Leaderboard** (" << markdown::inline_text(assignment.leaderboard->name)
+         << ", not scored): " << markdown::inline_text(leaderboard_summary(*assignment.leaderboard), 2 * kLineCap)
+         << ".\n\n";
+      if (const std::string failure = describe_leaderboard_failure(*assignment.leaderboard); !failure.empty())
+        md << markdown::fenced(failure, kMessageCap) << "\n";
+    }
     if (!assignment.plots.empty() || !assignment.plot_notes.empty() || !assignment.kernel_table.empty()) {
       md << "### Scaling (informational, not scored)\n\nYour implementations at growing N, measured in the "
             "sandbox, beside the reference and its estimate";

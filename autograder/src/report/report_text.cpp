@@ -71,6 +71,28 @@ std::string describe_outcome(const GradedTest& test) {
   return why;
 }
 
+std::string leaderboard_summary(const LeaderboardResult& leaderboard) {
+  const auto number = [](const char* format, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return std::string(text);
+  };
+  if (!leaderboard.submission_s)
+    return std::string("no time on the leaderboard: its test ") + to_string(leaderboard.outcome.status) +
+           " (a wrong answer, a crash or a time-out gets no place)";
+  std::string line = "your best call: " + number("%.3f", *leaderboard.submission_s * 1e3) + " ms";
+  if (const auto relative = leaderboard.relative_speed())
+    return line + "; the reference's: " + number("%.3f", *leaderboard.reference_s * 1e3) +
+           " ms, timed alternately with yours on this machine: " + number("%.2f", *relative) +
+           " times the reference's speed";
+  return line + " (no comparison with the reference: " + leaderboard.note + ")";
+}
+
+std::string describe_leaderboard_failure(const LeaderboardResult& leaderboard) {
+  if (leaderboard.outcome.status == TestStatus::passed) return "";
+  return std::string(to_string(leaderboard.outcome.status)) + ": " + leaderboard.outcome.message;
+}
+
 std::string skip_reason(const AssignmentResult& assignment) {
   for (const auto& test : assignment.tests) {
     if (test.outcome.status != TestStatus::skipped) continue;

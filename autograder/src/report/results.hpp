@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -32,6 +33,25 @@ struct GroupSummary {
   int total = 0;
 };
 
+// The assignment's leaderboard measurement (rubric [leaderboard]; never
+// scored): the best call of its leaderboard test, timed by the verdict process,
+// with the submission's worker and with the reference's, alternately.
+struct LeaderboardResult {
+  std::string name;  // the rubric's leaderboard name
+  std::string test;  // "Suite.Test"
+  // The submission's last run of the test: a failure says why there is no time.
+  TestOutcome outcome;
+  std::optional<double> submission_s;  // best over every run that passed
+  std::optional<double> reference_s;   // the same for the reference's worker
+  std::string note;                    // why there is no reference time, when there is none
+
+  // reference_s / submission_s: above 1 when the submission is faster.
+  std::optional<double> relative_speed() const {
+    if (!submission_s || !reference_s) return std::nullopt;
+    return *reference_s / *submission_s;
+  }
+};
+
 struct AssignmentResult {
   std::string name;
   bool built = false;
@@ -47,6 +67,7 @@ struct AssignmentResult {
   // The kernels' memory counters and roofline bounds, submission beside
   // reference (Markdown built from parsed numbers; plots/kernel_plots.hpp).
   std::string kernel_table;
+  std::optional<LeaderboardResult> leaderboard;  // where the rubric declares one and the assignment built
   double score = 0;
   double max_score = 0;
 };
@@ -70,7 +91,8 @@ struct GradeResult {
   double max_score() const;
 };
 
-// Gradescope's results.json (top-level score, execution_time, output, tests[]).
+// Gradescope's results.json (top-level score, execution_time, output, tests[],
+// and leaderboard[] for the assignments that measured one).
 // Scaling plots become a zero-point entry whose HTML output embeds the PNGs.
 void write_gradescope_json(const GradeResult& result, const std::filesystem::path& path);
 // Human report: per-assignment tables, failing assertions, build errors, ignored files.

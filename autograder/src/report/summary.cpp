@@ -26,6 +26,8 @@ void print_summary(const GradeResult& result, std::ostream& out) {
           << group.passed << "/" << group.total << " tests, " << points(group.score) << " / " << points(group.max_score)
           << "\n";
     }
+    if (assignment.leaderboard)
+      out << "    leaderboard (not scored): " << leaderboard_summary(*assignment.leaderboard) << "\n";
   }
   if (!result.ignored_files.empty())
     out << "  ignored " << result.ignored_files.size() << " file(s) that are not STUDENT_FILES\n";

@@ -2,7 +2,10 @@
 // with points, visibility and limits. Format and semantics: autograder/README.md.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,20 +41,36 @@ struct RubricGate {
   std::string reason;                    // shown in the report when the gate withholds points
 };
 
+// The assignment's leaderboard test ([leaderboard]): one test, in no group and
+// worth no points, that times the submission at one fixed shape in the
+// verdict process. The grader runs it alternately with the reference's worker
+// and the submission's, and reports reference time / submission time.
+struct RubricLeaderboard {
+  std::string test;      // exact "Suite.Test"
+  std::string name;      // the leaderboard's column name, e.g. "a04 flash attention"
+  double timeout_s = 0;  // per run of the test; 0: the rubric's default
+};
+
 struct Rubric {
+  // The owner Rubric::assign gives the leaderboard test: no group.
+  static constexpr std::size_t kLeaderboardTest = std::numeric_limits<std::size_t>::max();
+
   std::string assignment;
   double timeout_s = 10;          // per test, wall clock
   double memory_limit_mb = 2048;  // address space per test process
   std::vector<RubricGroup> groups;
   std::vector<RubricGate> gates;
+  std::optional<RubricLeaderboard> leaderboard;
 
   // Throws RubricError "file: field: what is wrong" for any unknown key, missing
   // field, wrong type or value out of range.
   static Rubric load(const std::filesystem::path& path);
 
-  // The group index of each test. Throws RubricError naming every test that no
-  // group (or more than one group) claims, every group that claims nothing,
-  // and every gate pattern that matches no test.
+  // The group index of each test, kLeaderboardTest for the leaderboard test.
+  // Throws RubricError naming every test that no group (or more than one
+  // group) claims, every group that claims nothing, every gate pattern that
+  // matches no test, a leaderboard test that is missing, and one that a group
+  // or gate claims (it is never scored).
   std::vector<std::size_t> assign(const std::vector<std::string>& tests) const;
 
   double max_score() const;

@@ -27,6 +27,9 @@ Manifest Manifest::load(const std::filesystem::path& path) {
     manifest.source_dir = get(json, "source_dir").get<std::string>();
     manifest.binary_dir = get(json, "binary_dir").get<std::string>();
     manifest.with_cuda = get(json, "with_cuda").get<bool>();
+    // Manifests written before the field existed: kernels ran on a GPU where CUDA was in.
+    manifest.kernels_on_gpu =
+        json.contains("kernels_on") ? json.at("kernels_on").get<std::string>() == "gpu" : manifest.with_cuda;
     manifest.thrust_dir = get(json, "thrust_dir").get<std::string>();
     for (const auto& entry : get(json, "assignments")) {
       AssignmentInfo assignment;

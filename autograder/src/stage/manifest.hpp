@@ -24,6 +24,7 @@ struct Manifest {
   std::filesystem::path source_dir;  // repository root (cmake/, common/, assignments/, solutions/)
   std::filesystem::path binary_dir;  // the reference build that wrote this manifest
   bool with_cuda = false;
+  bool kernels_on_gpu = false;       // this build's CUDA_FILES run on a GPU, not in the CPU runtime
   std::filesystem::path thrust_dir;  // the Thrust CMake package the reference build used
   std::vector<AssignmentInfo> assignments;
 

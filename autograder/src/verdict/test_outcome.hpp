@@ -2,6 +2,7 @@
 // every report read.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace rooflab {
@@ -15,6 +16,10 @@ struct TestOutcome {
   TestStatus status = TestStatus::failed;
   std::string message;  // failing assertions, crash description, or skip reason
   double wall_s = 0;
+  // A leaderboard test's best call, in seconds, as the verdict process timed
+  // it (gtest property rooflab_leaderboard_seconds): set only on a pass, and
+  // only to a finite positive number.
+  std::optional<double> measured_s = std::nullopt;
 };
 
 }  // namespace rooflab

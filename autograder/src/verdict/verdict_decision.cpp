@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "text/text.hpp"
 
@@ -49,6 +51,18 @@ std::string gtest_bytes(const std::string& parsed) {
   return bytes;
 }
 
+// gtest writes a property as a string; anything but a whole finite positive
+// number (the verdict's own "%.9g") is no time.
+std::optional<double> seconds_in(const nlohmann::json& value) {
+  if (!value.is_string()) return std::nullopt;
+  const std::string text = value.get<std::string>();
+  char* end = nullptr;
+  const double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) || !(seconds > 0))
+    return std::nullopt;
+  return seconds;
+}
+
 }  // namespace
 
 VerdictReport parse_verdict_report(const std::string& json, const std::string& name) {
@@ -61,6 +75,7 @@ VerdictReport parse_verdict_report(const std::string& json, const std::string& n
         if (suite.at("name").get<std::string>() + "." + test.at("name").get<std::string>() != name) continue;
         report.names_the_test = true;
         report.skipped = test.contains("result") && test.at("result") == "SKIPPED";
+        if (test.contains(kLeaderboardProperty)) report.leaderboard_s = seconds_in(test.at(kLeaderboardProperty));
         if (test.contains("failures"))
           for (const auto& failure : test.at("failures"))
             report.failures += gtest_bytes(failure.value("failure", "")) + "\n";
@@ -94,6 +109,7 @@ TestOutcome decide_outcome(const std::string& name, const std::optional<std::str
     outcome.message = tail(verdict.output, kMessageCap);
   } else if (report.failures.empty() && verdict.exit_code == 0) {
     outcome.status = TestStatus::passed;
+    outcome.measured_s = report.leaderboard_s;
   } else {
     outcome.status = worker.signaled || worker.timed_out ? TestStatus::crashed : TestStatus::failed;
     outcome.message = (report.failures.empty() ? "the test process ended with " + verdict.describe(timeout_s) + "\n" +

@@ -46,12 +46,15 @@ inline ::testing::AssertionResult MatchesAttentionReference(const Tensor4& outpu
                                          << ", " << output.shape[2] << ", " << output.shape[3] << "), not (" << shape[0]
                                          << ", " << shape[1] << ", " << shape[2] << ", " << shape[3] << ")";
   const reference::Attention expected = reference::attention(q, k, v, mask);
-  if (auto close = AllClose("output", "the fp64 reference's output", "", "", output.data, expected.output,
-                            tolerance.atol, tolerance.rtol);
+  // Failures name (batch, head, query row, output column), from the shape above.
+  const TensorAxes output_axes{{shape.begin(), shape.end()}, {"b", "h", "i", "c"}};
+  if (auto close = AllCloseIn("output", "the fp64 reference's output", output.data, expected.output, tolerance.atol,
+                              tolerance.rtol, output_axes);
       !close)
     return close;
   if (lse)
-    return AllClose("lse", "the fp64 reference's lse", "", "", *lse, expected.lse, tolerance.atol, tolerance.rtol);
+    return AllCloseIn("lse", "the fp64 reference's lse", *lse, expected.lse, tolerance.atol, tolerance.rtol,
+                      {{shape[0], shape[1], shape[2]}, {"b", "h", "i"}});
   return ::testing::AssertionSuccess();
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <initializer_list>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -119,12 +120,41 @@ inline ::testing::AssertionResult ThrowsInvalidArgumentNaming(const std::functio
                                        << "\", nothing was thrown";
 }
 
-// gtest predicate over two equal-length sequences: every element satisfies
-// |actual − expected| <= atol + rtol·|expected| (numpy's allclose), with NaN
-// matching only NaN and an infinity only itself. Reports the worst element.
+// Where an element sits in a row-major tensor, for failure messages:
+// "(b=0, h=1, i=27, c=40)". `shape` and `axes` come from the test (the shape
+// the verdict computed, never one a submission reported); without them, or
+// when they do not describe `size` elements, the flat index "[3528]".
+struct TensorAxes {
+  std::vector<std::int64_t> shape;  // e.g. {B, H, N, d}
+  std::vector<std::string> axes;    // e.g. {"b", "h", "i", "c"}
+};
+
+inline std::string element_location(std::size_t flat, std::size_t size, const TensorAxes& layout = {}) {
+  std::int64_t elements = 1;
+  for (const std::int64_t extent : layout.shape) elements *= extent;
+  std::ostringstream text;  // not std::string's operator+: GCC 12 warns falsely on it (-Wrestrict)
+  if (layout.shape.empty() || layout.shape.size() != layout.axes.size() ||
+      elements != static_cast<std::int64_t>(size)) {
+    text << "[" << flat << "]";
+    return text.str();
+  }
+  std::vector<std::int64_t> coordinates(layout.shape.size());
+  auto rest = static_cast<std::int64_t>(flat);
+  for (std::size_t axis = layout.shape.size(); axis-- > 0;) {
+    coordinates[axis] = rest % layout.shape[axis];
+    rest /= layout.shape[axis];
+  }
+  text << "(";
+  for (std::size_t axis = 0; axis < coordinates.size(); ++axis)
+    text << (axis > 0 ? ", " : "") << layout.axes[axis] << "=" << coordinates[axis];
+  text << ")";
+  return text.str();
+}
+
+// AllClose, naming the worst element by its coordinates in `layout`.
 template <class Actual, class Expected>
-::testing::AssertionResult AllClose(const char* actual_expr, const char* expected_expr, const char*, const char*,
-                                    const Actual& actual, const Expected& expected, double atol, double rtol) {
+::testing::AssertionResult AllCloseIn(const char* actual_expr, const char* expected_expr, const Actual& actual,
+                                      const Expected& expected, double atol, double rtol, const TensorAxes& layout) {
   if (actual.size() != expected.size())
     return ::testing::AssertionFailure() << actual_expr << " has " << actual.size() << " elements but " << expected_expr
                                          << " has " << expected.size();
@@ -143,10 +173,19 @@ template <class Actual, class Expected>
     }
   }
   if (!failed) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << actual_expr << "[" << where << "] = " << static_cast<double>(actual[where])
-                                       << " but " << expected_expr << "[" << where
-                                       << "] = " << static_cast<double>(expected[where]) << " (atol " << atol
-                                       << ", rtol " << rtol << ")";
+  const std::string at = element_location(where, expected.size(), layout);
+  return ::testing::AssertionFailure() << actual_expr << at << " = " << static_cast<double>(actual[where]) << " but "
+                                       << expected_expr << at << " = " << static_cast<double>(expected[where])
+                                       << " (atol " << atol << ", rtol " << rtol << ")";
+}
+
+// gtest predicate over two equal-length sequences: every element satisfies
+// |actual − expected| <= atol + rtol·|expected| (numpy's allclose), with NaN
+// matching only NaN and an infinity only itself. Reports the worst element.
+template <class Actual, class Expected>
+::testing::AssertionResult AllClose(const char* actual_expr, const char* expected_expr, const char*, const char*,
+                                    const Actual& actual, const Expected& expected, double atol, double rtol) {
+  return AllCloseIn(actual_expr, expected_expr, actual, expected, atol, rtol, {});
 }
 
 // Skips the current test, visibly and with the reason, when `backend` cannot run here.

@@ -4,14 +4,19 @@
 // reference run's estimated_bytes column is the theory curve.
 //
 // Provided code: students may run it too (target a03_attention_memory_profile).
+#include <omp.h>
+
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <iostream>
 
 #include "a03_attention_memory/a03_attention_memory.hpp"
+#include "rooflab/machine_load.hpp"
 #include "rooflab/memory_tracker.hpp"
 
 int main() {
+  const rooflab::LoadWatch watch;  // its times are meaningless if others took the cores
   using namespace a03_attention_memory;
   std::printf("method,seq_len,seconds,peak_bytes,estimated_bytes\n");
   for (const Method method : {Method::standard, Method::linear, Method::linear_causal_recurrent}) {
@@ -36,5 +41,6 @@ int main() {
       }
     }
   }
+  watch.warn_if_busy(std::cerr, omp_get_max_threads());
   return 0;
 }

@@ -10,23 +10,53 @@
 // Provided code: students may run it too (target a06_kv_cache_decode_profile).
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
 #include <numeric>
 #include <random>
+#include <thread>
+#include <vector>
 
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
 #include "kernel_counts.hpp"
 #include "rooflab/bandwidth.hpp"
+#include "rooflab/machine_load.hpp"
 #include "rooflab/memory_tracker.hpp"
 #include "rooflab/timing.hpp"
 
 namespace {
 
 constexpr std::int64_t kHeads = 12, kHeadDim = 64, kPageSize = 16;
+
+struct Row {
+  std::int64_t length = 0;
+  double bytes = 0, contiguous_s = 0, paged_s = 0;
+};
+
+// `lab profile` (--table): the rows as a person reads them, GB/s and the share
+// of the copy bandwidth measured in this run, as `lab bench decode` prints them.
+void print_table(const std::vector<Row>& rows, double copy_bandwidth) {
+  std::printf(
+      "\ndecode attention, %lld heads x %lld, one sequence: the cache read at (GB/s), and the share of the "
+      "copy bandwidth measured here (%.1f GB/s), the bound\n",
+      static_cast<long long>(kHeads), static_cast<long long>(kHeadDim), copy_bandwidth / 1e9);
+  std::printf("| cache tokens | contiguous GB/s | of the bound | %lld-token pages GB/s | of the bound |\n",
+              static_cast<long long>(kPageSize));
+  std::printf("|---:|---:|---:|---:|---:|\n");
+  for (const Row& row : rows) {
+    const double contiguous = row.bytes / row.contiguous_s, paged = row.bytes / row.paged_s;
+    std::printf("| %lld | %.1f | %.0f %% | %.1f | %.0f %% |\n", static_cast<long long>(row.length), contiguous / 1e9,
+                100 * contiguous / copy_bandwidth, paged / 1e9, 100 * paged / copy_bandwidth);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace a06_kv_cache_decode;
+  const rooflab::LoadWatch watch;
+  std::vector<Row> rows;
   std::printf("method,seq_len,seconds,peak_bytes,estimated_bytes,bytes_read\n");
   // Once, over arrays no cache holds: the row at each length is the time the
   // same bytes take at this copy bandwidth.
@@ -43,19 +73,29 @@ int main(int argc, char** argv) {
       std::iota(pages.begin(), pages.end(), 0);
       std::shuffle(pages.begin(), pages.end(), std::mt19937_64(4));
       const PagedKvCache paged = append(make_paged_cache(1, kHeads, kHeadDim, kPageSize, pages), 0, keys, values);
+      Row row{length, bytes, 0, 0};
       for (const bool use_pages : {false, true}) {
         const auto run = [&] {
           return use_pages ? decode_attention(q, paged, {}) : decode_attention(q, contiguous, {});
         };
         const auto peak = rooflab::memory::measure_peak(run).peak_extra_bytes;
+        const double seconds = rooflab::best_seconds(3, run);
+        (use_pages ? row.paged_s : row.contiguous_s) = seconds;
         std::printf("%s,%lld,%.6g,%zu,0,%.0f\n", use_pages ? "paged" : "contiguous", static_cast<long long>(length),
-                    rooflab::best_seconds(3, run), peak, bytes);
+                    seconds, peak, bytes);
       }
+      rows.push_back(row);
       std::fflush(stdout);
     } catch (const std::exception& error) {
       std::fprintf(stderr, "decode at L=%lld: %s\n", static_cast<long long>(length), error.what());
       break;
     }
   }
+  const bool table =
+      std::any_of(argv + 1, argv + argc, [](const char* flag) { return std::strcmp(flag, "--table") == 0; });
+  if (table && !rows.empty()) print_table(rows, copy_bandwidth);
+  std::fflush(stdout);
+  // Decode attention runs on every core (OpenMP).
+  watch.warn_if_busy(std::cerr, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   return rooflab::kernels::report_kernels(a06_kv_cache_decode::profile::count_kernels(), argc, argv);
 }

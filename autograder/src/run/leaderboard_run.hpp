@@ -1,0 +1,35 @@
+// The leaderboard's measurement (rubric [leaderboard], autograder/README.md):
+// the assignment's leaderboard test run alone, alternately with the
+// reference's worker and the submission's, in the same sandbox and limits.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "report/results.hpp"
+#include "run/test_runner.hpp"
+#include "score/rubric.hpp"
+#include "stage/manifest.hpp"
+
+namespace rooflab {
+
+// The reference build's worker for `info` (solutions/ linked with the same
+// dispatch), with everything else as in `submission`; or nullopt, with the
+// reason in `why_not`, where it cannot be compared like with like: no such
+// binary, or CUDA kernels the reference compiled for a GPU this machine lacks
+// while the submission's run in the CPU runtime.
+std::optional<GradedBinaries> reference_worker(const Grading& grading, const AssignmentInfo& info,
+                                               const GradedBinaries& submission, std::string& why_not);
+
+// Runs the leaderboard test `rounds` times with each worker, reference first
+// in each round, one run at a time (after the graded tests, so that nothing
+// of the grading runs beside it). Every run is held to `limits`, so a slow
+// submission costs at most rounds × limits.timeout_s; a submission run that
+// fails ends the measurement with no time: a wrong answer gets no place.
+// Each round draws new inputs (seed + round), the same for both workers.
+LeaderboardResult run_leaderboard(const Grading& grading, const GradedBinaries& submission,
+                                  const std::optional<GradedBinaries>& reference, const RubricLeaderboard& leaderboard,
+                                  const TestLimits& limits, const std::filesystem::path& scratch, int rounds = 2);
+
+}  // namespace rooflab

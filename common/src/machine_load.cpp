@@ -1,0 +1,91 @@
+#include "rooflab/machine_load.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace rooflab {
+namespace {
+
+std::optional<CpuTicks> read_cpu_ticks() {
+  std::ifstream stat("/proc/stat");
+  std::string line;
+  if (!stat || !std::getline(stat, line)) return std::nullopt;
+  return parse_cpu_line(line);
+}
+
+double own_cpu_seconds() {  // every thread of this process, user and system
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+int online_cores() {
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 ? static_cast<int>(cores) : 1;
+}
+
+}  // namespace
+
+std::optional<CpuTicks> parse_cpu_line(const std::string& line) {
+  std::istringstream fields(line);
+  std::string name;
+  std::uint64_t user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+  if (!(fields >> name >> user >> nice >> system >> idle) || name != "cpu") return std::nullopt;
+  fields >> iowait >> irq >> softirq >> steal;  // older kernels stop early: those stay 0
+  CpuTicks ticks;
+  ticks.busy = user + nice + system + irq + softirq + steal;
+  ticks.total = ticks.busy + idle + iowait;
+  return ticks;
+}
+
+double others_busy_cores(const CpuTicks& before, const CpuTicks& after, double own_cpu_seconds, double wall_seconds,
+                         int cores) {
+  if (after.total <= before.total || after.busy < before.busy || wall_seconds <= 0) return 0;
+  const double busy_share =
+      static_cast<double>(after.busy - before.busy) / static_cast<double>(after.total - before.total);
+  const double others = busy_share * cores - own_cpu_seconds / wall_seconds;
+  return others > 0 ? others : 0;
+}
+
+std::string busy_machine_warning(double others_busy, int cores, int threads_used) {
+  if (others_busy <= cores - threads_used + 0.5) return "";
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "warning: the machine was busy: other processes kept %.1f of its %d cores busy while this ran "
+                "on %d thread(s), so these figures are low and say little. Measure again when it is idle "
+                "(top or uptime shows what runs).",
+                others_busy, cores, threads_used);
+  return text;
+}
+
+LoadWatch::LoadWatch()
+    : start_ticks_(read_cpu_ticks()), start_own_cpu_s_(own_cpu_seconds()), start_wall_s_(wall_seconds()) {}
+
+std::optional<double> LoadWatch::others_busy() const {
+  const std::optional<CpuTicks> now = read_cpu_ticks();
+  if (!start_ticks_ || !now) return std::nullopt;
+  return others_busy_cores(*start_ticks_, *now, own_cpu_seconds() - start_own_cpu_s_, wall_seconds() - start_wall_s_,
+                           online_cores());
+}
+
+bool LoadWatch::warn_if_busy(std::ostream& out, int threads_used) const {
+  const std::optional<double> others = others_busy();
+  if (!others) return false;
+  const std::string warning = busy_machine_warning(*others, online_cores(), threads_used);
+  if (warning.empty()) return false;
+  out << warning << "\n";
+  return true;
+}
+
+}  // namespace rooflab

@@ -1,0 +1,39 @@
+# cmake -DREWRITE=cmake/cuda_cpu_rewrite.cmake -DWORK=dir -P cuda_cpu_rewrite_test.cmake
+# The CPU build's rewrite of a .cu file, on text whose answers are known:
+#   - a launch whose configuration holds template arguments and '>' is read whole;
+#   - a "<<<" that is not a launch (a comment) is left alone;
+#   - run again on an input touched but unchanged, it leaves the output newer
+#     than the input, so that the next build does not run it (and print) again.
+cmake_minimum_required(VERSION 3.22)
+function(fail message)
+  message(FATAL_ERROR "cuda_cpu_rewrite: ${message}")
+endfunction()
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(input "${WORK}/k.cu")
+set(output "${WORK}/k.cu.cpp")
+file(WRITE "${input}" "// e.g. kernel<<<grid, block>>> in a comment\n"
+                      "void f(int n) { scale<float><<<std::max<int>(n >> 1, 1), std::min<int>(n, 1024), 0>>>(p, n); }\n")
+execute_process(COMMAND "${CMAKE_COMMAND}" -DINPUT=${input} -DOUTPUT=${output} -P "${REWRITE}" RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  fail("the rewrite failed (${status})")
+endif()
+file(READ "${output}" text)
+string(FIND "${text}" "::rooflab::cuda_cpu::launcher(\"scale<float>\", scale<float>, std::max<int>(n >> 1, 1), std::min<int>(n, 1024), 0)(p, n);" launch)
+if(launch EQUAL -1)
+  fail("the launch with template arguments was not rewritten whole:\n${text}")
+endif()
+string(FIND "${text}" "// e.g. kernel<<<grid, block>>> in a comment" comment)
+if(comment EQUAL -1)
+  fail("the comment's chevrons were changed:\n${text}")
+endif()
+
+# Touched, unchanged: the output must not stay older than the input.
+execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
+file(TOUCH "${input}")
+execute_process(COMMAND "${CMAKE_COMMAND}" -DINPUT=${input} -DOUTPUT=${output} -P "${REWRITE}" RESULT_VARIABLE status)
+if(NOT status EQUAL 0 OR NOT "${output}" IS_NEWER_THAN "${input}")
+  fail("after an unchanged input was touched, the output stays older: every build would rewrite it again")
+endif()
+message(STATUS "cuda_cpu_rewrite: template arguments in a launch, a comment left alone, no rewrite on every build")
