@@ -193,8 +193,10 @@ TEST(GradeExamples, PartialSubmissionEarnsItsExpectedScore) {
   const Graded graded = grade(kSource / "examples/submissions/partial", kScratch / "partial");
   SCOPED_TRACE(seed_line(graded));
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
-  EXPECT_NEAR(graded.results["score"].get<double>(), expected_partial()["score"].get<double>(), 1e-9);
-  for (const auto& [assignment, score] : expected_partial()["assignments"].items())
+  // Held here: a range-for over a temporary's member would read it after its end.
+  const nlohmann::json expected = expected_partial();
+  EXPECT_NEAR(graded.results["score"].get<double>(), expected["score"].get<double>(), 1e-9);
+  for (const auto& [assignment, score] : expected["assignments"].items())
     EXPECT_NEAR(assignment_score(graded.results, assignment), score.get<double>(), 1e-9) << assignment;
   EXPECT_GT(count_status(graded.results, "crashed: "), 0);    // the segfault
   EXPECT_GT(count_status(graded.results, "timed out: "), 0);  // the infinite loop

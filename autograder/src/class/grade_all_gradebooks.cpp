@@ -27,7 +27,8 @@ nlohmann::json results_of(const RosterEntry& entry, const Outcome& outcome, cons
   const fs::path results = out / entry.student / "report" / "results.json";
   if (outcome.kind == Outcome::Kind::failed || !fs::exists(results)) return nullptr;
   nlohmann::json json = nlohmann::json::parse(text::read_file(results), nullptr, false);
-  return json.is_discarded() ? nullptr : json;
+  if (json.is_discarded()) return nullptr;  // (not ?: — nlohmann 3.10 cannot unify the two)
+  return json;
 }
 
 // One student's grades: their report's groups, or nothing (scores 0) when the
