@@ -8,12 +8,12 @@
 
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "rooflab/attention_reference.hpp"
+#include "rooflab/attention_testing.hpp"
 #include "rooflab/tensor.hpp"
 #include "rooflab/testing.hpp"
 
@@ -23,11 +23,7 @@ inline ::testing::AssertionResult MatchesAttentionReferenceOnRows(const Tensor4&
                                                                   const Tensor4& q, const Tensor4& k, const Tensor4& v,
                                                                   std::int64_t rows_per_matrix, std::uint64_t seed,
                                                                   Tolerance tolerance = kFp32) {
-  const std::array<std::int64_t, 4> shape{q.batch(), q.heads(), q.rows(), v.cols()};
-  if (output.shape != shape)
-    return ::testing::AssertionFailure() << "the output's shape is (" << output.shape[0] << ", " << output.shape[1]
-                                         << ", " << output.shape[2] << ", " << output.shape[3] << "), not (" << shape[0]
-                                         << ", " << shape[1] << ", " << shape[2] << ", " << shape[3] << ")";
+  if (auto shaped = HasAttentionOutputShape(output, q, v); !shaped) return shaped;
   if (lse && static_cast<std::int64_t>(lse->size()) != q.matrices() * q.rows())
     return ::testing::AssertionFailure() << "lse has " << lse->size() << " values, not " << q.matrices() * q.rows();
   std::mt19937_64 engine(seed);

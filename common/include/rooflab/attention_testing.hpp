@@ -36,15 +36,22 @@ inline Tensor4 rounded_to_fp16(Tensor4 tensor) {
   return tensor;
 }
 
+// Success when `output` has attention's shape for these inputs, (B, H, N, dv):
+// the first check of every comparison with the reference.
+inline ::testing::AssertionResult HasAttentionOutputShape(const Tensor4& output, const Tensor4& q, const Tensor4& v) {
+  const std::array<std::int64_t, 4> shape{q.batch(), q.heads(), q.rows(), v.cols()};
+  if (output.shape == shape) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "the output's shape is (" << output.shape[0] << ", " << output.shape[1]
+                                       << ", " << output.shape[2] << ", " << output.shape[3] << "), not (" << shape[0]
+                                       << ", " << shape[1] << ", " << shape[2] << ", " << shape[3] << ")";
+}
+
 inline ::testing::AssertionResult MatchesAttentionReference(const Tensor4& output, const std::vector<float>* lse,
                                                             const Tensor4& q, const Tensor4& k, const Tensor4& v,
                                                             const reference::Mask& mask = {},
                                                             Tolerance tolerance = kFp32) {
-  const std::array<std::int64_t, 4> shape{q.batch(), q.heads(), q.rows(), v.cols()};
-  if (output.shape != shape)
-    return ::testing::AssertionFailure() << "the output's shape is (" << output.shape[0] << ", " << output.shape[1]
-                                         << ", " << output.shape[2] << ", " << output.shape[3] << "), not (" << shape[0]
-                                         << ", " << shape[1] << ", " << shape[2] << ", " << shape[3] << ")";
+  if (auto shaped = HasAttentionOutputShape(output, q, v); !shaped) return shaped;
+  const std::array<std::int64_t, 4> shape = output.shape;  // checked above
   const reference::Attention expected = reference::attention(q, k, v, mask);
   // Failures name (batch, head, query row, output column), from the shape above.
   const TensorAxes output_axes{{shape.begin(), shape.end()}, {"b", "h", "i", "c"}};
