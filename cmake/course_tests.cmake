@@ -47,13 +47,15 @@ endfunction()
 # (`public_target` lists them), whose inputs are fixed; memory measurements,
 # which count allocations the input values do not change; and tests named
 # *LongContext*, one expensive shape each (a06's 20000-token caches), which
-# the ordinary ctest entry and every grading run once; and the *Leaderboard*
+# the ordinary ctest entry and every grading run once; the *Leaderboard*
 # tests, timed calls at one large shape that every grading runs (four times,
-# beside the reference: autograder/README.md), whose checks hold for any seed.
+# beside the reference: autograder/README.md), whose checks hold for any seed;
+# and the *Training* tests (a07's end-to-end training runs, seconds each),
+# which the ordinary entry runs for its seed and every grading for a new one.
 function(_course_add_seed_sweep target public_target test_name)
   add_test(NAME "${test_name}"
            COMMAND "${CMAKE_COMMAND}" "-DBINARY=$<TARGET_FILE:${target}>" "-DSEEDS=${ROOFLAB_SEED_SWEEP}"
-                   "-DFILTER=-*Memory*:*LongContext*:*Leaderboard*" "-DEXCLUDE_TESTS_OF=$<TARGET_FILE:${public_target}>" -P
+                   "-DFILTER=-*Memory*:*LongContext*:*Leaderboard*:*Training*" "-DEXCLUDE_TESTS_OF=$<TARGET_FILE:${public_target}>" -P
                    "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_for_seeds.cmake")
   set_tests_properties("${test_name}" PROPERTIES TIMEOUT 600 ENVIRONMENT OMP_WAIT_POLICY=passive)
 endfunction()

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -19,6 +18,7 @@
 #include "a04_flash_attention/a04_flash_attention.hpp"
 #include "rooflab/memory_tracker.hpp"
 #include "sgemm.hpp"
+#include "torch_python.hpp"
 
 namespace {
 
@@ -50,18 +50,11 @@ std::optional<Measured> measure(const std::function<Tensor4()>& run, int repeats
   return result;
 }
 
-// A python3 that imports torch, or nothing.
-std::optional<std::string> torch_python() {
-  for (const char* python : {"/usr/bin/python3", "python3"}) {
-    const std::string probe = std::string(python) + " -c 'import torch' >/dev/null 2>&1";
-    if (std::system(probe.c_str()) == 0) return std::string(python);
-  }
-  return std::nullopt;
-}
-
 std::optional<double> torch_seconds(const std::string& python, long long n, long long d, int threads, int repeats) {
-  const std::string command = python + " " + ROOFLAB_BENCH_DIR + "/torch_attention.py " + std::to_string(n) + " " +
-                              std::to_string(d) + " " + std::to_string(threads) + " " + std::to_string(repeats);
+  const std::string command = rooflab::bench::shell_quoted(python) + " " +
+                              rooflab::bench::shell_quoted(ROOFLAB_BENCH_DIR "/torch_attention.py") + " " +
+                              std::to_string(n) + " " + std::to_string(d) + " " + std::to_string(threads) + " " +
+                              std::to_string(repeats);
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return std::nullopt;
   double seconds = 0;
@@ -106,14 +99,14 @@ int run_attention_bench(const AttentionBenchOptions& options) {
   const int threads = options.threads, repeats = options.repeats;
   omp_set_num_threads(threads);
 
-  const std::optional<std::string> python = torch_python();
+  const std::optional<std::string> python = rooflab::bench::torch_python();
   std::printf(
       "B = H = 1, d = %lld, fp32, %d threads, best of %d. Attention FLOPs 4·N²·d (two matmuls; softmax not "
       "counted), linear 4·N·d². Peak extra MiB from the memory tracker (sgemm: its S and output buffers).\n",
       d, threads, repeats);
   if (const std::string why = rooflab::bench::sgemm_unavailable_reason(); !why.empty())
     std::printf("sgemm: %s.\n", why.c_str());
-  if (!python) std::printf("PyTorch: no python3 with torch found (Debian: python3-torch).\n");
+  if (!python) std::printf("PyTorch: %s.\n", rooflab::bench::how_to_get_torch().c_str());
   std::printf("\n| N | method | ms | GFLOP/s | peak extra MiB |\n|---:|---|---:|---:|---:|\n");
   std::string ratios =
       "\n| N | flash / sgemm GFLOP/s (target ≥ 0.5) | PyTorch time / flash time (target > 1) |\n"

@@ -1,4 +1,4 @@
-// `rooflab bench attention | decode | bandwidth | cuda-cpu`: benchmarks that
+// `rooflab bench attention | decode | train | bandwidth | cuda-cpu`: benchmarks that
 // print figures for docs/benchmarks.md, on the course tree this build holds (the
 // reference, or a student's own code). Quote ratios measured side by side in
 // one run.
@@ -13,6 +13,7 @@
 #include "bandwidth.hpp"
 #include "commands.hpp"
 #include "rooflab/machine_load.hpp"
+#include "train_bench.hpp"
 
 namespace rooflab::cli {
 namespace {
@@ -99,6 +100,20 @@ CLI::App& add_bench(CLI::App& app, int& exit_code) {
   decode_cmd->callback([decode, &exit_code] {
     std::cout << machine_line() << "\ncode: " << kWhoseCode << std::endl;
     exit_code = watching_the_load(every_core(), [&] { return bench::run_decode_bench(*decode); });
+  });
+
+  auto train = std::make_shared<bench::TrainBenchOptions>();
+  CLI::App* train_cmd = command->add_subcommand(
+      "train", "one training step of a07's default model beside PyTorch eager running the same model, one run");
+  train_cmd->add_option("--steps", train->steps, "timed steps per implementation (the median is kept)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  train_cmd->add_option("--threads", train->threads, "threads for rooflab and PyTorch")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  train_cmd->callback([train, &exit_code] {
+    std::cout << machine_line() << "\ncode: " << kWhoseCode << std::endl;
+    exit_code = watching_the_load(train->threads, [&] { return bench::run_train_bench(*train); });
   });
 
   CLI::App* bandwidth_cmd = command->add_subcommand(

@@ -22,6 +22,7 @@ std::string machine_line();  // bench.cpp
 void add_analyze(CLI::App& app, int& exit_code);     // analyze.cpp
 CLI::App& add_bench(CLI::App& app, int& exit_code);  // bench.cpp; returns `bench` for more subcommands
 void add_generate(CLI::App& app, int& exit_code);    // generate.cpp
+void add_train(CLI::App& app, int& exit_code);       // train.cpp
 
 // The reference build only (ROOFLAB_INSTRUCTOR_TOOLS).
 

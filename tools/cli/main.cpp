@@ -1,7 +1,7 @@
 // rooflab: the course's one command line. `./lab` installs packages and builds;
 // every other command it hands to this program, so there is one parser and one
 // help text (`rooflab --help`, `rooflab COMMAND --help`). A student build has
-// the commands that run on the student's own code (analyze, bench, generate);
+// the commands that run on the student's own code (analyze, bench, generate, train);
 // the reference build adds the instructor's (ROOFLAB_INSTRUCTOR_TOOLS).
 #include <iostream>
 
@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   (void)bench;
 #endif
   rooflab::cli::add_generate(app, exit_code);
+  rooflab::cli::add_train(app, exit_code);
 #if ROOFLAB_INSTRUCTOR_TOOLS
   rooflab::cli::add_contract(app, exit_code);
 #endif

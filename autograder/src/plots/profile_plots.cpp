@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "build/build_step.hpp"
+#include "plots/curve_plots.hpp"
 #include "plots/kernel_plots.hpp"
 #include "plots/scaling_plots.hpp"
 #include "run/test_runner.hpp"
@@ -13,7 +14,7 @@ namespace rooflab {
 namespace fs = std::filesystem;
 
 void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, const AssignmentInfo& info) {
-  std::cout << "[" << info.name << "] profiling for the scaling plots and the kernels' roofline\n" << std::flush;
+  std::cout << "[" << info.name << "] profiling for the report's plots\n" << std::flush;
   const ProcessResult built = run_build_step(grading,
                                              {"cmake", "--build", grading.build.string(), "--target",
                                               info.name + "_profile", "-j", std::to_string(grading.options.jobs)},
@@ -67,7 +68,14 @@ void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, con
   assignment.kernel_table = kernels.table;
   assignment.plots.insert(assignment.plots.end(), kernels.images.begin(), kernels.images.end());
   assignment.plot_notes.insert(assignment.plot_notes.end(), kernels.notes.begin(), kernels.notes.end());
-  if (reference_rows.empty() && kernels.table.empty())
+  // Figures the profile declares itself (a07's accuracy against layers).
+  const CurveFigures curves =
+      render_curve_figures(info.name, submission_output, reference.output, grading.options.out, scratch);
+  assignment.plots.insert(assignment.plots.end(), curves.images.begin(), curves.images.end());
+  assignment.plot_captions.insert(curves.captions.begin(), curves.captions.end());
+  assignment.plot_notes.insert(assignment.plot_notes.end(), curves.notes.begin(), curves.notes.end());
+  if (assignment.plot_data.empty()) assignment.plot_data = curves.csv;
+  if (reference_rows.empty() && kernels.table.empty() && curves.csv.empty())
     assignment.plot_notes.push_back("the reference profile printed no rows: no plots");
 }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "os/process.hpp"
+#include "plots/curve_plots.hpp"
 #include "text/text.hpp"
 
 namespace rooflab {
@@ -110,8 +111,9 @@ std::vector<ProfileRow> parse_profile(const std::string& output, std::vector<std
   for (const std::string& raw : text::split_lines(output)) {
     const std::string line = text::trim(raw);
     if (line.empty() || line == "method,seq_len,seconds,peak_bytes,estimated_bytes" ||
-        line == "method,seq_len,seconds,peak_bytes,estimated_bytes,bytes_read" || text::starts_with(line, "kernel,"))
-      continue;  // kernel rows are plots/kernel_plots.hpp's
+        line == "method,seq_len,seconds,peak_bytes,estimated_bytes,bytes_read" || text::starts_with(line, "kernel,") ||
+        is_curve_row(line))
+      continue;  // kernel rows are plots/kernel_plots.hpp's, figure and point rows plots/curve_plots.hpp's
     const auto fields = split(line, ',');
     ProfileRow row;
     double seq_len = 0;

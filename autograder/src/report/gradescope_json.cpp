@@ -131,8 +131,8 @@ nlohmann::json scaling_plots_entry(const AssignmentResult& assignment) {
   // No images: they would make results.json megabytes. The PNGs stay files in
   // the report folder (run_autograder copies it to /autograder/results).
   std::string html =
-      "<p>Measured in the sandbox with your code at growing N, beside the reference and its "
-      "estimate. Informational: not scored.</p>";
+      "<p>Your code, run by the assignment's profile in the sandbox, beside the reference. "
+      "Informational: not scored.</p>";
   for (const auto& note : capped(assignment.plot_notes, kListCap)) {
     html += "<p>";
     html += xml_escape(text::untrusted_line(note, kLineCap));
@@ -150,6 +150,11 @@ nlohmann::json scaling_plots_entry(const AssignmentResult& assignment) {
       html += xml_escape(text::untrusted_line(plot.filename().string(), kLineCap));
     }
     html += "</p>";
+    for (const auto& [plot, caption] : assignment.plot_captions) {
+      html += "<p>";
+      html += xml_escape(text::untrusted_line(plot.filename().string() + ": " + caption, 2 * kLineCap));
+      html += "</p>";
+    }
   }
   return {{"name", assignment.name + ": scaling plots"},
           {"score", 0},

@@ -51,8 +51,8 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
         md << markdown::fenced(failure, kMessageCap) << "\n";
     }
     if (!assignment.plots.empty() || !assignment.plot_notes.empty() || !assignment.kernel_table.empty()) {
-      md << "### Scaling (informational, not scored)\n\nYour implementations at growing N, measured in the "
-            "sandbox, beside the reference and its estimate";
+      md << "### Scaling (informational, not scored)\n\nYour code, run by the assignment's profile in the "
+            "sandbox, beside the reference";
       if (!assignment.plot_data.empty())
         md << " (data: [" << assignment.plot_data.string() << "](" << assignment.plot_data.string() << "))";
       md << ".\n\n";
@@ -64,7 +64,12 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
               "docs/06_cuda_attention.md), and where they would sit on an H100's roofline: a bound, not a "
               "measured time.\n\n"
            << assignment.kernel_table << "\n";
-      for (const auto& plot : assignment.plots) md << "![" << plot.stem().string() << "](" << plot.string() << ")\n\n";
+      for (const auto& plot : assignment.plots) {
+        md << "![" << plot.stem().string() << "](" << plot.string() << ")\n\n";
+        // Its numbers come from the submission's profile: inert text, in italics.
+        if (const auto caption = assignment.plot_captions.find(plot); caption != assignment.plot_captions.end())
+          md << "*" << markdown::inline_text(caption->second, 2 * kLineCap) << "*\n\n";
+      }
     }
     std::vector<std::string> skipped;
     for (const auto& test : assignment.tests)

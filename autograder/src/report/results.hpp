@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -64,6 +65,8 @@ struct AssignmentResult {
   std::vector<std::filesystem::path> plots;
   std::filesystem::path plot_data;
   std::vector<std::string> plot_notes;
+  // A line under a figure, where the stage that drew it wrote one (plots/curve_plots.hpp).
+  std::map<std::filesystem::path, std::string> plot_captions;
   // The kernels' memory counters and roofline bounds, submission beside
   // reference (Markdown built from parsed numbers; plots/kernel_plots.hpp).
   std::string kernel_table;

@@ -1,0 +1,22 @@
+// The python that runs the benchmarks' PyTorch peers (torch_*.py), shared by
+// `rooflab bench attention` and `rooflab bench train`.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace rooflab::bench {
+
+// The first of these that imports torch: $ROOFLAB_PYTHON, the repository's
+// .venv/bin/python3, python3 on PATH, /usr/bin/python3 (where Debian's
+// python3-torch puts it, when PATH's python3 is another one). Nothing when
+// none does. Importing torch takes a second or two: call it once per run.
+std::optional<std::string> torch_python();
+
+// What to do when torch_python() found nothing, in one sentence.
+std::string how_to_get_torch();
+
+// `text` quoted for /bin/sh, so that paths with spaces survive popen().
+std::string shell_quoted(const std::string& text);
+
+}  // namespace rooflab::bench
