@@ -122,7 +122,8 @@ std::string describe(const TrainConfig& config, const std::string& layers) {
   char text[400];
   std::snprintf(text, sizeof text,
                 "associative recall, %s: %lld keys, %lld values, %lld pairs (%lld tokens); d_model %lld, %lld "
-                "heads; batch %lld, Adam lr %g, seed %llu, %lld steps; held-out set of %lld sequences; %d threads",
+                "heads; batch %lld, Adam lr %g, seed %llu, %lld steps; held-out set of %lld sequences; OpenMP "
+                "threads: %d",
                 layers.c_str(), static_cast<long long>(model.task.keys), static_cast<long long>(model.task.values),
                 static_cast<long long>(model.task.pairs), static_cast<long long>(model.task.length()),
                 static_cast<long long>(model.d_model), static_cast<long long>(model.heads),
