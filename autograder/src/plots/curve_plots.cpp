@@ -30,8 +30,10 @@ std::vector<std::string> split(const std::string& line) {
 
 // Figure and series names go into the gnuplot script and file names: only [a-z0-9_].
 bool plain_name(const std::string& name) {
-  return !name.empty() && name.size() <= 40 &&
-         std::all_of(name.begin(), name.end(), [](char c) { return std::islower(c) || std::isdigit(c) || c == '_'; });
+  return !name.empty() && name.size() <= 40 && std::all_of(name.begin(), name.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);  // a submission's bytes may be above 127
+    return std::islower(byte) || std::isdigit(byte) || c == '_';
+  });
 }
 
 // Labels and titles (the reference's) go between single quotes in the gnuplot
