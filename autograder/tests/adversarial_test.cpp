@@ -2,7 +2,9 @@
 // expected.json and docs/autograder_security.md) and checks that each scores
 // exactly what it earned, the grader always writes an intact report (and, for
 // a refused zip, a clear error too), the machine is unchanged afterwards, and
-// the machine's memory and disk stayed within the grader's stated caps.
+// the grading's memory and disk stayed within the grader's stated caps. Only
+// what the grading itself holds is measured, so another grading or build on
+// the same machine can neither fail nor hide an attack here.
 //
 // An entry of expected.json may give: "assignment" (a name, a list, or "all";
 // default a01_roofline), "source" (the folder holding its files, default the
@@ -17,7 +19,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
@@ -25,7 +26,9 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
-#include <sstream>
+#include <memory>
+#include <optional>
+#include <set>
 #include <thread>
 
 #include "grading_harness.hpp"
@@ -67,22 +70,133 @@ std::map<std::string, std::string> snapshot(const fs::path& root) {
   return files;
 }
 
-// Every assignment's hidden tests and rubric (solutions/<assignment>/grading/).
-std::map<std::string, std::string> hidden_snapshot() {
-  std::map<std::string, std::string> files;
+// The solution folders (reference code, hidden tests, rubric) an attack could
+// be after: those of the assignments it is graded on and of any its files
+// name. Only those are compared before and after, so an edit elsewhere in the
+// tree while the grading runs (another engineer's, a build's) is not taken
+// for the attack's doing.
+std::vector<fs::path> targeted_solutions(const nlohmann::json& expected, const fs::path& submission) {
+  std::set<std::string> names;
+  const nlohmann::json assignment = expected.value("assignment", nlohmann::json("a01_roofline"));
+  const nlohmann::json graded = assignment.is_array() ? assignment : nlohmann::json::array({assignment});
+  for (const auto& name : graded) names.insert(name.get<std::string>());
+  const std::string prefix = (kSource / "solutions").string() + "/";
+  const fs::path folder = fs::is_directory(submission) ? submission : submission.parent_path();
+  std::error_code error;  // the symlink_loops attacks: links that loop are skipped, never followed
+  for (fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, error), end;
+       !error && it != end; it.increment(error)) {
+    std::error_code ignored;
+    if (it->is_symlink(ignored) || !it->is_regular_file(ignored)) continue;
+    const std::string contents = text::read_file(it->path());
+    for (std::size_t at = contents.find(prefix); at != std::string::npos; at = contents.find(prefix, at + 1)) {
+      const std::size_t from = at + prefix.size(), to = contents.find_first_of("/\"\n", from);
+      names.insert(contents.substr(from, to == std::string::npos ? std::string::npos : to - from));
+    }
+  }
+  std::vector<fs::path> folders;
   for (const auto& entry : fs::directory_iterator(kSource / "solutions"))
-    if (fs::is_directory(entry.path() / "grading")) files.merge(snapshot(entry.path() / "grading"));
+    if (entry.is_directory() && (names.count("all") || names.count(entry.path().filename().string())))
+      folders.push_back(entry.path());
+  return folders;
+}
+
+std::map<std::string, std::string> snapshot(const std::vector<fs::path>& folders) {
+  std::map<std::string, std::string> files;
+  for (const fs::path& folder : folders) files.merge(snapshot(folder));
   return files;
 }
 
-// Processes a grading could leave running: any worker, or anything run as
-// nobody. Zombies are not running: bubblewrap's inner init is reparented to the
-// machine's init, which reaps it a moment later.
-std::vector<std::string> stray_processes() {
+// The memory and disk one grading holds, sampled every 50 ms while it runs.
+// Memory: the peak of a memory cgroup the grader's process joins before it
+// starts, under which every cgroup of its steps nests (cgroup v1, where the
+// grader may create them); elsewhere the grader's own kernel-counted peak of
+// all its steps, from its report. Disk: the bytes of the files in the folders
+// it writes, its report folder and a temp folder of its own (TMPDIR), where
+// its scratch space lives. Nothing another process on the machine does counts.
+class GradingWatch {
+ public:
+  GradingWatch(const std::string& name, std::vector<fs::path> folders)
+      : name_(name + "-" + std::to_string(::getpid())), folders_(std::move(folders)) {
+    // Under cgroup v2 a cgroup with a process in it cannot have children with
+    // controllers: the grader would lose its own. Only v1 nests.
+    parent_ = MemoryCgroups::probe(name_);
+    if (parent_.version() == CgroupVersion::v1) cgroup_ = parent_.create("grading", kWatchLimit);
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        disk_peak_ = std::max(disk_peak_.load(), disk_used());
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    });
+  }
+  ~GradingWatch() { stop(); }
+  // What the grader's process joins before it executes (SpawnOptions::cgroup_procs_fds).
+  std::vector<int> procs_fds() const { return cgroup_ ? std::vector<int>{cgroup_->procs_fd()} : std::vector<int>{}; }
+  void stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  // MiB; nullopt where neither the cgroup nor the report gives a kernel count.
+  std::optional<double> memory_mib(const std::string& report) const {
+    if (cgroup_) {
+      if (const auto peak = cgroup_->peak_bytes()) return double(*peak) / (1 << 20);
+    }
+    const std::string marker = "Peak of all steps together: ";
+    const std::size_t at = report.find(marker);
+    if (at == std::string::npos) return std::nullopt;
+    try {
+      return std::stod(report.substr(at + marker.size()));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  double disk_mib() const { return double(disk_peak_) / (1 << 20); }
+  // Whether `pid` runs in the grader's cgroup or below it (cgroup v1 only).
+  bool holds(pid_t pid) const {
+    if (!cgroup_) return false;
+    std::string cgroups;
+    try {
+      cgroups = text::read_file("/proc/" + std::to_string(pid) + "/cgroup");
+    } catch (const std::exception&) {
+      return false;  // it ended while we looked
+    }
+    for (const std::string& line : text::split_lines(cgroups))
+      if (line.find(":memory:") != std::string::npos && line.find("/" + name_ + "/") != std::string::npos) return true;
+    return false;
+  }
+
+ private:
+  static constexpr std::uint64_t kWatchLimit = std::uint64_t{64} << 30;  // measures; the steps' own limits enforce
+  std::uint64_t disk_used() const {
+    std::uint64_t total = 0;
+    for (const fs::path& folder : folders_) {
+      std::error_code error;
+      for (fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, error), end;
+           !error && it != end; it.increment(error)) {
+        std::error_code ignored;  // a file the grading removes while this looks
+        if (it->is_regular_file(ignored) && !it->is_symlink(ignored)) total += it->file_size(ignored);
+      }
+    }
+    return total;
+  }
+  std::string name_;
+  std::vector<fs::path> folders_;
+  MemoryCgroups parent_;
+  std::unique_ptr<MemoryCgroup> cgroup_;
+  std::atomic<std::uint64_t> disk_peak_{0};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// Processes this grading left running: any process in the grader's cgroup, or
+// one whose command line names this test's scratch folder (every step of the
+// grading does: its submission, its TMPDIR, its build). Zombies are not
+// running: bubblewrap's inner init is reparented to the machine's init, which
+// reaps it a moment later. Other gradings' processes are theirs.
+std::vector<std::string> stray_processes(const GradingWatch& watch) {
   std::vector<std::string> found;
   for (const ProcessInfo& process : list_processes()) {
-    if (process.zombie) continue;
-    if (process.uid == 65534 || process.cmdline.find("_worker") != std::string::npos)
+    if (process.zombie || process.pid == ::getpid()) continue;
+    if (watch.holds(process.pid) || process.cmdline.find(kScratch.string()) != std::string::npos)
       found.push_back(std::to_string(process.pid) + " " + process.cmdline);
   }
   return found;
@@ -243,51 +357,6 @@ std::vector<std::string> grading_flags(const nlohmann::json& expected) {
   return flags;
 }
 
-// The most of the machine's memory in use, and of the temp folder's disk,
-// while a grading runs: sampled every 50 ms, minus what was in use before.
-class MachineWatch {
- public:
-  MachineWatch() : memory_before_(memory_used()), disk_before_(disk_used()) {
-    thread_ = std::thread([this] {
-      while (!stop_) {
-        memory_peak_ = std::max(memory_peak_.load(), memory_used());
-        disk_peak_ = std::max(disk_peak_.load(), disk_used());
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-    });
-  }
-  ~MachineWatch() { stop(); }
-  void stop() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-  }
-  double memory_mib() const { return (double(memory_peak_) - double(memory_before_)) / (1 << 20); }
-  double disk_mib() const { return (double(disk_peak_) - double(disk_before_)) / (1 << 20); }
-
- private:
-  static std::uint64_t memory_used() {
-    std::uint64_t total = 0, available = 0;
-    std::istringstream meminfo(text::read_file("/proc/meminfo"));
-    for (std::string key, unit; meminfo >> key;) {
-      std::uint64_t kib = 0;
-      meminfo >> kib;
-      std::getline(meminfo, unit);
-      if (key == "MemTotal:") total = kib;
-      if (key == "MemAvailable:") available = kib;
-    }
-    return (total - available) * 1024;
-  }
-  static std::uint64_t disk_used() {
-    struct statvfs info {};
-    if (::statvfs(fs::temp_directory_path().c_str(), &info) != 0) return 0;
-    return std::uint64_t(info.f_blocks - info.f_bfree) * info.f_frsize;
-  }
-  std::uint64_t memory_before_, disk_before_;
-  std::atomic<std::uint64_t> memory_peak_{0}, disk_peak_{0};
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
-
 // Every heading of report.md is one the grader writes; nothing a submission
 // controls begins a line of its own.
 void expect_only_the_graders_headings(const std::string& report) {
@@ -324,18 +393,29 @@ TEST_P(Adversarial, ScoresWhatItEarnedAndLeavesTheMachineAlone) {
   fs::remove(kScratch / "escaped-marker");
   const Listener listener;
   const fs::path submission = prepare(name, expected, out, listener.port);
-  const auto hidden_before = hidden_snapshot();
-  const auto solutions_before = snapshot(kSource / "solutions");
+  const std::vector<fs::path> targets = targeted_solutions(expected, submission);
+  ASSERT_FALSE(targets.empty()) << "no solution folder for " << name;
+  const auto solutions_before = snapshot(targets);
   const auto submission_before = snapshot(submission.parent_path());
 
   std::vector<std::string> flags{"--require-sandbox"};
   for (const std::string& flag : grading_flags(expected)) flags.push_back(flag);
-  MachineWatch watch;
-  const testing::Graded grading = testing::grade_with_rooflab(submission, out, flags, kScratch / (name + ".log"));
+  // A temp folder of the grading's own: its scratch space (and anything it
+  // leaves on disk) is told apart from every other process's.
+  const fs::path temp = kScratch / "tmp" / name;
+  fs::remove_all(temp);
+  fs::create_directories(temp);
+  GradingWatch watch("rooflab-adversarial-" + name, {temp, out});
+  SpawnOptions grader;
+  grader.env = {"TMPDIR=" + temp.string()};
+  grader.cgroup_procs_fds = watch.procs_fds();
+  const testing::Graded grading =
+      testing::grade_with_rooflab(submission, out, flags, kScratch / (name + ".log"), grader);
   const ProcessResult& graded = grading.process;
   watch.stop();
-  ::testing::Test::RecordProperty("machine_memory_peak_mib", std::to_string(watch.memory_mib()));
-  ::testing::Test::RecordProperty("machine_disk_peak_mib", std::to_string(watch.disk_mib()));
+  const std::optional<double> memory_mib = watch.memory_mib(grading.report);
+  ::testing::Test::RecordProperty("grading_memory_peak_mib", memory_mib ? std::to_string(*memory_mib) : "unknown");
+  ::testing::Test::RecordProperty("grading_disk_peak_mib", std::to_string(watch.disk_mib()));
 
   // Always a report: a refused zip scores nothing and says why.
   ASSERT_FALSE(grading.results.is_null()) << graded.output;
@@ -382,16 +462,17 @@ TEST_P(Adversarial, ScoresWhatItEarnedAndLeavesTheMachineAlone) {
         << file;
   }
 
-  // The machine stayed within the grader's stated caps: its scratch space is
+  // The grading stayed within the grader's stated caps: its scratch space is
   // a tmpfs where the grader is root (nothing reaches the disk but the report
   // and capped logs), and two tests' workers and a build at most at a time.
   if (report.find("kernel-enforced); peak") != std::string::npos) {
-    EXPECT_LT(watch.disk_mib(), 64) << "MiB of disk used while grading";
+    EXPECT_LT(watch.disk_mib(), 64) << "MiB of disk the grading's folders held";
   }
-  EXPECT_LT(watch.memory_mib(), 2 * 2048 + 8192 + 4096) << "MiB of the machine's memory used while grading";
+  if (memory_mib) {
+    EXPECT_LT(*memory_mib, 2 * 2048 + 8192 + 4096) << "MiB of memory the grading held";
+  }
 
-  EXPECT_EQ(hidden_snapshot(), hidden_before) << "the hidden tests changed";
-  EXPECT_EQ(snapshot(kSource / "solutions"), solutions_before) << "the solutions changed";
+  EXPECT_EQ(snapshot(targets), solutions_before) << "the solutions or their hidden tests changed";
   EXPECT_EQ(snapshot(submission.parent_path()), submission_before) << "the submission changed";
   for (const fs::path& marker :
        {kScratch / "escaped-marker", kSource / "escaped-marker", kSource / "results.json",
@@ -400,7 +481,7 @@ TEST_P(Adversarial, ScoresWhatItEarnedAndLeavesTheMachineAlone) {
         kScratch / "evil.cpp", fs::path("/root/rooflab-escaped-marker")})
     EXPECT_FALSE(fs::exists(marker)) << marker;
   EXPECT_FALSE(listener.was_contacted()) << "a submission reached the network";
-  EXPECT_EQ(stray_processes(), std::vector<std::string>{});
+  EXPECT_EQ(stray_processes(watch), std::vector<std::string>{});
 }
 
 INSTANTIATE_TEST_SUITE_P(Attacks, Adversarial, ::testing::ValuesIn(attack_names()),

@@ -12,7 +12,8 @@ namespace rooflab {
 namespace {
 
 std::vector<std::string> check(const std::string& source) {
-  const auto path = std::filesystem::temp_directory_path() / "rooflab-checks-test.cpp";
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rooflab-checks-test-" + std::to_string(::getpid()) + ".cpp");
   text::write_file(path, source);
   return check_source(path, "a01/src/x.cpp");
 }
@@ -99,8 +100,10 @@ std::string run_tool(const std::vector<std::string>& argv) {
 }
 
 TEST(Checks, NvccObjectsPassAndTheirOwnExitCallsDoNot) {
-  if (run_process({"nvcc", "--version"}, std::filesystem::temp_directory_path(),
-                  std::filesystem::temp_directory_path() / "rooflab-nvcc-version.log", ProcessLimits::timeout(60))
+  const auto version_log =
+      std::filesystem::temp_directory_path() / ("rooflab-nvcc-version-" + std::to_string(::getpid()) + ".log");
+  if (run_process({"nvcc", "--version"}, std::filesystem::temp_directory_path(), version_log,
+                  ProcessLimits::timeout(60))
           .exit_code != 0)
     GTEST_SKIP() << "nvcc is not on PATH: the CUDA toolkit is needed to compile a .cu student file";
   const auto kernel = compile_cuda("kernel", R"(

@@ -3,6 +3,7 @@
 #include "class/class_leaderboard.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -57,7 +58,8 @@ TEST(ClassLeaderboard, RanksEachMetricBestFirstWithTiesSharingARank) {
 }
 
 TEST(ClassLeaderboard, WrittenFromTheReportsOfGradingsThatDidNotFail) {
-  const std::filesystem::path out = std::filesystem::temp_directory_path() / "rooflab_class_leaderboard_test";
+  const std::filesystem::path out =
+      std::filesystem::temp_directory_path() / ("rooflab_class_leaderboard_test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(out);
   const auto report = [&](const std::string& student, double speed) {
     std::filesystem::create_directories(out / student / "report");

@@ -21,8 +21,10 @@ struct Graded {
 };
 
 // Grades `submission` into `out` (`rooflab grade SUBMISSION --out OUT -j 2`
-// and `extra` flags); the grader's output goes to `log` as well.
+// and `extra` flags); the grader's output goes to `log` as well. `options`
+// start the grader (an environment of its own, cgroups a test watches it in).
 Graded grade_with_rooflab(const std::filesystem::path& submission, const std::filesystem::path& out,
-                          const std::vector<std::string>& extra, const std::filesystem::path& log);
+                          const std::vector<std::string>& extra, const std::filesystem::path& log,
+                          const SpawnOptions& options = {});
 
 }  // namespace rooflab::testing

@@ -76,7 +76,7 @@ TEST(MemoryCgroups, CountTmpfsFilesAndStopAStepAtItsLimit) {
     const auto cgroup = cgroups.create("step", limit);
     SandboxView view;
     view.tmp_bytes = std::uint64_t{512} << 20;  // the tmpfs would hold it: only the cgroup can stop it
-    view.cgroup_procs_fd = cgroup->procs_fd();
+    view.cgroup_procs_fds = {cgroup->procs_fd()};
     sandbox.hand_over(kScratch);
     const ProcessResult ran =
         sandbox.run({"/bin/sh", "-c", "head -c " + std::to_string(mib) + "M /dev/zero > /tmp/scores && echo written"},

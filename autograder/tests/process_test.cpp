@@ -1,6 +1,7 @@
 #include "os/process.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 
@@ -11,7 +12,8 @@ namespace {
 // test's O_TRUNC empties another's output mid-run.
 std::filesystem::path scratch_log() {
   const auto* test = testing::UnitTest::GetInstance()->current_test_info();
-  return std::filesystem::temp_directory_path() / "rooflab-process-test" / (std::string(test->name()) + ".log");
+  return std::filesystem::temp_directory_path() / ("rooflab-process-test-" + std::to_string(::getpid())) /
+         (std::string(test->name()) + ".log");
 }
 
 ProcessResult sh(const std::string& script, double timeout_s = 5) {

@@ -1,6 +1,7 @@
 #include "score/rubric.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "text/text.hpp"
 
@@ -8,7 +9,9 @@ namespace rooflab {
 namespace {
 
 std::filesystem::path write_rubric(const std::string& name, const std::string& contents) {
-  const auto path = std::filesystem::temp_directory_path() / ("rooflab-rubric-test-" + name + ".toml");
+  // A folder of this process's own: a test run beside this one writes its own.
+  const auto path = std::filesystem::temp_directory_path() / ("rooflab-rubric-test-" + std::to_string(::getpid())) /
+                    ("rooflab-rubric-test-" + name + ".toml");
   text::write_file(path, contents);
   return path;
 }

@@ -10,10 +10,11 @@
 namespace rooflab::bench {
 
 struct AttentionBenchOptions {
-  long long min_n = 256, max_n = 8192;  // N doubles from min_n to max_n
-  long long head_dim = 64;
-  int threads = 2;  // for every implementation
-  int repeats = 3;  // timed runs per point; the best is kept
+  long long min_n = 256, max_n = 8192;             // N doubles from min_n to max_n
+  long long head_dim = 64;                         // the first table's d
+  std::vector<long long> sdpa_head_dims{64, 128};  // flash beside PyTorch's SDPA, causal and not, at each d
+  int threads = 2;                                 // for every implementation
+  int repeats = 3;                                 // timed runs per point; the best is kept
 };
 
 // Prints the Markdown tables on stdout and progress on stderr; returns the exit code.

@@ -29,8 +29,8 @@ std::optional<std::string> torch_python() {
 }
 
 std::string how_to_get_torch() {
-  return "no python3 with torch found ($ROOFLAB_PYTHON, .venv/bin/python3, python3); for this column, at the "
-         "repository's root: python3 -m venv .venv && .venv/bin/pip install torch";
+  return "no python3 with torch found ($ROOFLAB_PYTHON, .venv/bin/python3, python3); for this column, run ./lab "
+         "peers (PyTorch and transformers from the Python package index into .venv)";
 }
 
 }  // namespace rooflab::bench

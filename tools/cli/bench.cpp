@@ -49,13 +49,21 @@ CLI::App& add_bench(CLI::App& app, int& exit_code) {
 
   auto attention = std::make_shared<bench::AttentionBenchOptions>();
   CLI::App* attention_cmd = command->add_subcommand(
-      "attention", "standard, linear and flash attention (a03, a04) beside OpenBLAS sgemm and PyTorch, one run");
+      "attention",
+      "standard, linear and flash attention (a03, a04) beside OpenBLAS sgemm and PyTorch (SDPA and unfused), one run");
   CLI::Option* min_n =
       attention_cmd->add_option("--min-n", attention->min_n, "smallest sequence length")->check(CLI::PositiveNumber);
   CLI::Option* max_n =
       attention_cmd->add_option("--max-n", attention->max_n, "largest sequence length (doubling from --min-n)")
           ->check(CLI::PositiveNumber);
-  attention_cmd->add_option("--head-dim", attention->head_dim, "head dimension d")->check(CLI::PositiveNumber);
+  attention_cmd->add_option("--head-dim", attention->head_dim, "head dimension d of the first table")
+      ->check(CLI::PositiveNumber);
+  attention_cmd
+      ->add_option("--sdpa-head-dims", attention->sdpa_head_dims,
+                   "head dimensions of the table beside PyTorch's scaled_dot_product_attention, causal and not "
+                   "(default 64 128)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   attention_cmd->add_option("--threads", attention->threads, "threads for every implementation")
       ->check(CLI::PositiveNumber);
   attention_cmd->add_option("--repeats", attention->repeats, "timed runs per point (the best is kept)")

@@ -1,10 +1,19 @@
 // `rooflab generate`: a06's transformer (with the reference's cache and decode, or a student's own)
 // decoding a model of tools/models/ with random weights in fp32, timed, beside the roofline bound
-// of a02's cost model at this machine's copy bandwidth, measured in the same
+// of a02's cost model at this machine's bandwidth, measured in the same
 // run. Students see decode reach the memory bound on their own machine.
+// With --compare (or --batches), one row per batch size, and beside rooflab
+// Hugging Face transformers' GPT2LMHeadModel decoding the same shape with its
+// KV cache at the same thread count (tools/bench/hf_decode.py), in the same run.
+#include <omp.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
@@ -14,20 +23,23 @@
 #include "rooflab/bandwidth.hpp"
 #include "rooflab/machine_load.hpp"
 #include "rooflab/timing.hpp"
+#include "torch_python.hpp"
 
 namespace rooflab::cli {
 namespace {
 
+using a02_transformer_costs::TransformerConfig;
+using a06_kv_cache_decode::ModelConfig;
+
 struct GenerateFlags {
   std::string models_dir, model_name = "gpt2";
   std::int64_t tokens = 32, batch = 1, prompt = 8, page_size = 16;
-  bool paged = false;
+  std::vector<std::int64_t> batches;  // a row each (--batches, or 1, 8, 32 with --compare)
+  int threads = 2, repeats = 3;
+  bool paged = false, compare = false;
 };
 
-int run_generate(const GenerateFlags& flags) {
-  using namespace a06_kv_cache_decode;
-  const analyze::ModelFile file = analyze::find_model(flags.models_dir, flags.model_name);
-  const a02_transformer_costs::TransformerConfig& shape = file.config;
+ModelConfig model_config(const TransformerConfig& shape) {
   ModelConfig config;
   config.layers = static_cast<std::int64_t>(shape.num_layers);
   config.d_model = static_cast<std::int64_t>(shape.d_model);
@@ -36,65 +48,227 @@ int run_generate(const GenerateFlags& flags) {
   config.d_ff = static_cast<std::int64_t>(shape.d_ff);
   config.vocab = static_cast<std::int64_t>(shape.vocab_size);
   config.context = static_cast<std::int64_t>(shape.context_len);
-  if (flags.prompt + flags.tokens > config.context)
-    throw CLI::ValidationError(
-        "--tokens", "--prompt-length plus --tokens exceed the model's context of " + std::to_string(config.context));
+  return config;
+}
 
-  std::fprintf(stderr, "generate: building %s with random weights ...\n", file.path.filename().c_str());
-  const Model model = random_model(config, 1);
-  std::fprintf(stderr, "generate: measuring the copy bandwidth ...\n");
-  const Bandwidth measured = measure_bandwidth();
-  const double bandwidth = measured.copy_bytes_per_s;
-
-  DecodeState state = make_decode_state(config, flags.batch, flags.prompt + flags.tokens, flags.paged, flags.page_size);
-  std::vector<std::int64_t> next(static_cast<std::size_t>(flags.batch));
-  std::fprintf(stderr, "generate: prompt of %lld tokens ...\n", static_cast<long long>(flags.prompt));
+// Seconds of flags.tokens greedy decode steps for `batch` sequences, after an
+// untimed prompt of flags.prompt tokens (token (17·t + 5·s) mod vocab at
+// position t of sequence s, as hf_decode.py feeds Hugging Face's model).
+double decode_seconds(const a06_kv_cache_decode::Model& model, const GenerateFlags& flags, std::int64_t batch) {
+  using namespace a06_kv_cache_decode;
+  const std::int64_t vocab = model.config.vocab;
+  DecodeState state = make_decode_state(model.config, batch, flags.prompt + flags.tokens, flags.paged, flags.page_size);
+  std::vector<std::int64_t> next(static_cast<std::size_t>(batch));
   std::vector<float> logits;
   for (std::int64_t t = 0; t < flags.prompt; ++t) {
-    for (std::int64_t s = 0; s < flags.batch; ++s) next[static_cast<std::size_t>(s)] = (17 * t + 5 * s) % config.vocab;
+    for (std::int64_t s = 0; s < batch; ++s) next[static_cast<std::size_t>(s)] = (17 * t + 5 * s) % vocab;
     logits = step(model, state, next);
   }
-  std::fprintf(stderr, "generate: %lld decode steps ...\n", static_cast<long long>(flags.tokens));
-  const double decode_s = best_seconds(1, [&] {  // one run: the steps go on from each other's state
+  return best_seconds(1, [&] {  // one run: the steps go on from each other's state
     for (std::int64_t i = 0; i < flags.tokens; ++i) {
-      for (std::int64_t s = 0; s < flags.batch; ++s) {
-        const auto row = logits.begin() + s * config.vocab;
-        next[static_cast<std::size_t>(s)] = std::max_element(row, row + config.vocab) - row;
+      for (std::int64_t s = 0; s < batch; ++s) {
+        const auto row = logits.begin() + s * vocab;
+        next[static_cast<std::size_t>(s)] = std::max_element(row, row + vocab) - row;
       }
       logits = step(model, state, next);
     }
   });
+}
 
-  // a02's bytes for one decode step at the mean cache length of the run, fp32.
-  a02_transformer_costs::TransformerConfig fp32 = shape;
+// The cache's mean length over the timed steps.
+double mean_cached_tokens(const GenerateFlags& flags) {
+  return static_cast<double>(flags.prompt) + static_cast<double>(flags.tokens + 1) / 2;
+}
+
+// a02's bytes for one decode step at the mean cache length of the run, fp32.
+double bytes_per_step(const TransformerConfig& shape, const GenerateFlags& flags, std::int64_t batch) {
+  TransformerConfig fp32 = shape;
   fp32.bytes_per_element = 4;
-  const double mean_cached = static_cast<double>(flags.prompt) + static_cast<double>(flags.tokens + 1) / 2;
-  const double bytes_per_step = a02_transformer_costs::model_cost(
-                                    fp32, a02_transformer_costs::decode(static_cast<double>(flags.batch), mean_cached))
-                                    .bytes;
-  const double tokens_per_s = static_cast<double>(flags.tokens * flags.batch) / decode_s;
-  const double bound = bandwidth / bytes_per_step * static_cast<double>(flags.batch);
+  return a02_transformer_costs::model_cost(
+             fp32, a02_transformer_costs::decode(static_cast<double>(batch), mean_cached_tokens(flags)))
+      .bytes;
+}
+
+void print_model_line(const analyze::ModelFile& file, const ModelConfig& config) {
   std::printf("code: %s\n", kWhoseCode);
   std::printf("model %s: %lld layers, d_model %lld, %lld heads (%lld kv), fp32, random weights\n",
               file.config.name.c_str(), static_cast<long long>(config.layers), static_cast<long long>(config.d_model),
               static_cast<long long>(config.heads), static_cast<long long>(config.kv_heads));
-  std::printf("batch %lld, prompt %lld tokens, %lld decode steps, %s cache\n\n", static_cast<long long>(flags.batch),
-              static_cast<long long>(flags.prompt), static_cast<long long>(flags.tokens),
-              flags.paged ? ("paged (" + std::to_string(flags.page_size) + "-token pages)").c_str() : "contiguous");
+}
+
+// One batch, one run: the table of measure and value.
+int run_single(const GenerateFlags& flags, const analyze::ModelFile& file, const a06_kv_cache_decode::Model& model,
+               const Bandwidth& measured) {
+  const double decode_s = decode_seconds(model, flags, flags.batch);
+  const double bytes = bytes_per_step(file.config, flags, flags.batch);
+  const double tokens_per_s = static_cast<double>(flags.tokens * flags.batch) / decode_s;
+  const double bound = measured.copy_bytes_per_s / bytes * static_cast<double>(flags.batch);
+  print_model_line(file, model.config);
+  std::printf("batch %lld, prompt %lld tokens, %lld decode steps, %s cache, %d threads\n\n",
+              static_cast<long long>(flags.batch), static_cast<long long>(flags.prompt),
+              static_cast<long long>(flags.tokens),
+              flags.paged ? ("paged (" + std::to_string(flags.page_size) + "-token pages)").c_str() : "contiguous",
+              flags.threads);
   std::printf("| measure | value |\n|---|---:|\n");
   std::printf("| decode speed | %.1f tokens/s (%.1f ms per step) |\n", tokens_per_s,
               1e3 * decode_s / static_cast<double>(flags.tokens));
   std::printf("| bytes read per step (a02's model: weights, KV cache at %.0f tokens, activations) | %.1f MB |\n",
-              mean_cached, bytes_per_step / 1e6);
-  std::printf("| bytes read per token | %.1f MB |\n", bytes_per_step / static_cast<double>(flags.batch) / 1e6);
-  std::printf("| copy bandwidth, measured now | %.1f GB/s |\n", bandwidth / 1e9);
+              mean_cached_tokens(flags), bytes / 1e6);
+  std::printf("| bytes read per token | %.1f MB |\n", bytes / static_cast<double>(flags.batch) / 1e6);
+  std::printf("| copy bandwidth, measured now | %.1f GB/s |\n", measured.copy_bytes_per_s / 1e9);
   std::printf("| roofline bound: bandwidth / bytes per token | %.1f tokens/s |\n", bound);
   std::printf("| achieved / bound | %.0f %% |\n", 100 * tokens_per_s / bound);
   // Decoding only reads: the read-only bandwidth is the tighter yardstick.
-  const double read_bound = measured.read_bytes_per_s / bytes_per_step * static_cast<double>(flags.batch);
+  const double read_bound = measured.read_bytes_per_s / bytes * static_cast<double>(flags.batch);
   std::printf("| read bandwidth (a sum over 256 MiB), measured now | %.1f GB/s |\n", measured.read_bytes_per_s / 1e9);
   std::printf("| achieved / bound at the read bandwidth | %.0f %% |\n", 100 * tokens_per_s / read_bound);
   return 0;
+}
+
+// What hf_decode.py measured: seconds by batch and the versions it ran, or
+// why there is no Hugging Face column.
+struct PeerRun {
+  std::map<std::int64_t, double> seconds;
+  std::string versions, why_not;
+};
+
+// Hugging Face's peer is GPT2LMHeadModel: only a GPT-2-shaped model file has one.
+std::string why_no_gpt2_peer(const TransformerConfig& shape) {
+  const bool gpt2_shaped = shape.num_kv_heads == shape.num_heads && shape.mlp == a02_transformer_costs::MlpKind::gelu &&
+                           shape.norm == a02_transformer_costs::NormKind::layer_norm &&
+                           shape.positions == a02_transformer_costs::PositionKind::learned && shape.bias &&
+                           shape.tied_embeddings;
+  return gpt2_shaped ? ""
+                     : "model " + shape.name + " is not GPT-2-shaped, and the peer is transformers' GPT2LMHeadModel";
+}
+
+PeerRun hugging_face_seconds(const ModelConfig& config, const TransformerConfig& shape, const GenerateFlags& flags) {
+  PeerRun run;
+  if (run.why_not = why_no_gpt2_peer(shape); !run.why_not.empty()) return run;
+  const std::optional<std::string> python = bench::torch_python();
+  if (!python) {
+    run.why_not = bench::how_to_get_torch();
+    return run;
+  }
+  std::string command = bench::shell_quoted(*python) + " " +
+                        bench::shell_quoted((kSourceDir / "tools" / "bench" / "hf_decode.py").string());
+  const auto add = [&command](const char* flag, std::int64_t value) {
+    command += std::string(" ") + flag + " " + std::to_string(value);
+  };
+  add("--threads", flags.threads);
+  add("--prompt", flags.prompt);
+  add("--tokens", flags.tokens);
+  add("--repeats", flags.repeats);
+  add("--layers", config.layers);
+  add("--d-model", config.d_model);
+  add("--heads", config.heads);
+  add("--d-ff", config.d_ff);
+  add("--vocab", config.vocab);
+  add("--context", config.context);
+  command += " --batches";
+  for (const std::int64_t batch : flags.batches) command += " " + std::to_string(batch);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) {
+    run.why_not = "could not start " + *python;
+    return run;
+  }
+  char line[512];
+  while (std::fgets(line, sizeof line, pipe)) {
+    long long batch = 0;
+    double seconds = 0;
+    const std::string text(line, std::strcspn(line, "\n"));
+    if (std::sscanf(line, "batch %lld %lf", &batch, &seconds) == 2)
+      run.seconds[batch] = seconds;
+    else if (text.rfind("versions ", 0) == 0)
+      run.versions = text.substr(9);
+    else if (text.rfind("missing ", 0) == 0)
+      run.why_not = text.substr(8) + " is not installed for " + *python + "; run ./lab peers (PyTorch and " +
+                    "transformers from the Python package index into .venv)";
+  }
+  const int status = pclose(pipe);
+  if (run.why_not.empty() && (status != 0 || run.seconds.size() != flags.batches.size()))
+    run.why_not = "tools/bench/hf_decode.py failed (its messages are above)";
+  if (!run.why_not.empty()) run.seconds.clear();
+  return run;
+}
+
+// The batches' rows: rooflab's tokens/s, Hugging Face's, their ratio and the memory bound.
+int run_table(const GenerateFlags& flags, const analyze::ModelFile& file, const a06_kv_cache_decode::Model& model,
+              const Bandwidth& measured) {
+  std::map<std::int64_t, double> seconds;
+  for (const std::int64_t batch : flags.batches) {
+    std::fprintf(stderr, "generate: rooflab, batch %lld, best of %d runs ...\n", static_cast<long long>(batch),
+                 flags.repeats);
+    double best = 0;
+    for (int run = 0; run < flags.repeats; ++run) {
+      const double s = decode_seconds(model, flags, batch);
+      best = run == 0 ? s : std::min(best, s);
+    }
+    seconds[batch] = best;
+  }
+  PeerRun peer;
+  if (flags.compare) {
+    std::fprintf(stderr, "generate: Hugging Face transformers, best of %d runs per batch ...\n", flags.repeats);
+    peer = hugging_face_seconds(model.config, file.config, flags);
+  }
+
+  print_model_line(file, model.config);
+  const std::string runs = flags.repeats == 1 ? "one run" : "best of " + std::to_string(flags.repeats) + " runs";
+  std::printf("prompt %lld tokens, %lld decode steps, %s cache, %d threads; %s per batch and side\n",
+              static_cast<long long>(flags.prompt), static_cast<long long>(flags.tokens),
+              flags.paged ? ("paged (" + std::to_string(flags.page_size) + "-token pages)").c_str() : "contiguous",
+              flags.threads, runs.c_str());
+  if (flags.compare && peer.why_not.empty())
+    std::printf(
+        "Hugging Face: GPT2LMHeadModel of the same shape, random weights, fp32, greedy through its KV cache, "
+        "torch.set_num_threads(%d), inference_mode; %s\n",
+        flags.threads, peer.versions.c_str());
+  std::printf(
+      "memory bound: a02's bytes per step (weights, KV cache at %.0f tokens, activations) at the read "
+      "bandwidth measured now, %.1f GB/s (copy %.1f GB/s)\n\n",
+      mean_cached_tokens(flags), measured.read_bytes_per_s / 1e9, measured.copy_bytes_per_s / 1e9);
+  std::printf(
+      "| batch | rooflab tokens/s | ms per step | Hugging Face tokens/s | rooflab / Hugging Face | memory "
+      "bound tokens/s | rooflab of the bound |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const std::int64_t batch : flags.batches) {
+    const double tokens = static_cast<double>(flags.tokens * batch);
+    const double ours = tokens / seconds[batch];
+    const double bound =
+        measured.read_bytes_per_s / bytes_per_step(file.config, flags, batch) * static_cast<double>(batch);
+    std::printf("| %lld | %.1f | %.1f | ", static_cast<long long>(batch), ours,
+                1e3 * seconds[batch] / static_cast<double>(flags.tokens));
+    if (const auto found = peer.seconds.find(batch); found != peer.seconds.end())
+      std::printf("%.1f | %.2f | ", tokens / found->second, found->second / seconds[batch]);
+    else
+      std::printf("— | — | ");
+    std::printf("%.1f | %.0f %% |\n", bound, 100 * ours / bound);
+  }
+  if (flags.compare && !peer.why_not.empty()) std::printf("\nHugging Face: %s.\n", peer.why_not.c_str());
+  return 0;
+}
+
+int run_generate(GenerateFlags flags, bool batch_given) {
+  if (flags.threads <= 0) throw std::invalid_argument("--threads: must be positive");
+  if (flags.repeats <= 0) throw std::invalid_argument("--repeats: must be positive");
+  for (const std::int64_t batch : flags.batches)
+    if (batch <= 0) throw std::invalid_argument("--batches: each batch must be positive, not " + std::to_string(batch));
+  const bool table = flags.compare || !flags.batches.empty();
+  if (table && flags.batches.empty())
+    flags.batches = batch_given ? std::vector<std::int64_t>{flags.batch} : std::vector<std::int64_t>{1, 8, 32};
+
+  const analyze::ModelFile file = analyze::find_model(flags.models_dir, flags.model_name);
+  const ModelConfig config = model_config(file.config);
+  if (flags.prompt + flags.tokens > config.context)
+    throw CLI::ValidationError(
+        "--tokens", "--prompt-length plus --tokens exceed the model's context of " + std::to_string(config.context));
+
+  // Every measurement, the bandwidth's too, at the same thread count as the peer.
+  omp_set_num_threads(flags.threads);
+  std::fprintf(stderr, "generate: building %s with random weights ...\n", file.path.filename().c_str());
+  const a06_kv_cache_decode::Model model = a06_kv_cache_decode::random_model(config, 1);
+  std::fprintf(stderr, "generate: measuring the bandwidth ...\n");
+  const Bandwidth measured = measure_bandwidth();
+  return table ? run_table(flags, file, model, measured) : run_single(flags, file, model, measured);
 }
 
 }  // namespace
@@ -104,22 +278,35 @@ void add_generate(CLI::App& app, int& exit_code) {
   flags->models_dir = (kSourceDir / "tools" / "models").string();
   CLI::App* command = app.add_subcommand(
       "generate",
-      "decode a model (random fp32 weights) with a06's KV cache and compare tokens/s with the roofline bound");
+      "decode a model (random fp32 weights) with a06's KV cache and compare tokens/s with the roofline bound and, "
+      "with --compare, with Hugging Face transformers");
   command->add_option("--model", flags->model_name, "a name from the models folder, or a .toml path (default gpt2)");
   command->add_option("--tokens", flags->tokens, "decode steps to time (default 32)")->check(CLI::PositiveNumber);
-  command->add_option("--batch", flags->batch, "sequences decoded together (default 1)")->check(CLI::PositiveNumber);
+  CLI::Option* batch = command->add_option("--batch", flags->batch, "sequences decoded together (default 1)")
+                           ->check(CLI::PositiveNumber);
+  command
+      ->add_option("--batches", flags->batches,
+                   "a table with one row per batch size, e.g. 1,8,32 (the default with --compare)")
+      ->delimiter(',')
+      ->excludes(batch);
+  command->add_flag("--compare", flags->compare,
+                    "beside each row, Hugging Face transformers' GPT2LMHeadModel decoding the same shape with its KV "
+                    "cache at the same thread count (PyTorch and transformers: ./lab peers)");
+  command->add_option("--threads", flags->threads, "threads for rooflab (OpenMP) and Hugging Face (default 2)");
+  command->add_option("--repeats", flags->repeats,
+                      "with a table: timed runs per batch and side, the best kept (default 3)");
   command->add_option("--prompt-length", flags->prompt, "prompt tokens before the timed steps (default 8)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--paged", flags->paged, "the paged cache instead of the contiguous one");
   command->add_option("--page-size", flags->page_size, "tokens per page with --paged (default 16)")
       ->check(CLI::PositiveNumber);
   command->add_option("--models-dir", flags->models_dir, "folder of model .toml files (default: tools/models)");
-  command->callback([flags, &exit_code] {
-    // Decoding uses every core (OpenMP): tokens/s measured while other
+  command->callback([flags, batch, &exit_code] {
+    // Decoding uses every thread it is given (OpenMP): tokens/s measured while other
     // processes ran says little, and the run says so (rooflab/machine_load.hpp).
     const LoadWatch watch;
-    exit_code = run_generate(*flags);
-    watch.warn_if_busy(std::cerr, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    exit_code = run_generate(*flags, batch->count() > 0);
+    watch.warn_if_busy(std::cerr, flags->threads);
   });
 }
 

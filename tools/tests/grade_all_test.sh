@@ -20,13 +20,17 @@
 #   - the resume key holds the grader: the same program's bytes elsewhere
 #     regrade nothing, one changed byte regrades everything;
 #   - --slurm (a stand-in sbatch that records its command): --mem from the
-#     rubrics' limits, or the instructor's own.
+#     rubrics' limits, or the instructor's own;
+#   - only its own: the gradings' temp files go to a TMPDIR of this test's,
+#     which they leave empty, and no fork of one grading failed because of the
+#     other grading beside it (-j 2), whatever else runs on the machine.
 # usage: grade_all_test.sh ROOFLAB SOURCE_DIR WORK_DIR
 set -uo pipefail
 
 rooflab=$1 source_dir=$2 work=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
-rm -rf "$work" && mkdir -p "$work/roster" || fail "cannot create $work"
+rm -rf "$work" && mkdir -p "$work/roster" "$work/tmp" || fail "cannot create $work"
+export TMPDIR=$work/tmp
 # The grader's bytes are part of the resume key: grade with a copy, so that a
 # rebuild in the same tree while this runs does not regrade half the class.
 cp "$rooflab" "$work/rooflab" && rooflab=$work/rooflab || fail "cannot copy $rooflab"
@@ -46,6 +50,10 @@ for student in alice bob carol dave; do
   [ -s "$work/out/$student/report/results.json" ] || fail "$student has no report"
 done
 grep -q "\[4/4\]" "$work/first.log" || fail "no progress lines"
+# Two gradings ran side by side: their steps each had a pids cgroup (or the
+# shared RLIMIT_NPROC, which the report names), and no fork failed.
+if grep -rl "Resource temporarily unavailable" "$work/out"; then fail "a fork failed while two gradings ran"; fi
+[ -z "$(ls -A "$TMPDIR")" ] || { ls -A "$TMPDIR"; fail "the gradings left files in their temp folder"; }
 python3 - "$work/out/gradebook.csv" "$expected" <<'PY' || fail "gradebook.csv"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

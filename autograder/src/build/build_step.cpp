@@ -15,23 +15,27 @@ ProcessResult run_build_step(const Grading& grading, const std::vector<std::stri
   limits.output_cap_bytes = 200000;
   limits.address_space_bytes = kBuildAddressSpace;
   limits.file_size_bytes = kBuildFileSize;
-  limits.max_processes = grading.sandbox.process_limit();
+  limits.max_processes = grading.process_rlimit();
   limits.open_files = 1024;
   const fs::path temporary = grading.build / ".tmp";
   grading.sandbox.hand_over(temporary);
-  const auto cgroup = grading.cgroup("build", kBuildMemory);
+  const StepCgroups cgroups = grading.step_cgroups("build", kBuildMemory, grading.build_tasks());
   SandboxView view;
   view.read_only = {grading.scratch / "stage"};
   view.writable = {grading.build};
   view.cwd = grading.build;
   view.gpu = grading.gpu;
   view.env = {"TMPDIR=" + temporary.string()};
-  view.cgroup_procs_fd = cgroup ? cgroup->procs_fd() : -1;
+  view.cgroup_procs_fds = cgroups.procs_fds();
   const fs::path log = grading.scratch / "logs" / (step + ".log");
   ProcessResult result = grading.sandbox.run(argv, view, grading.build, log, limits);
-  if (cgroup && cgroup->oom_killed())
+  if (cgroups.memory && cgroups.memory->oom_killed())
     result.output += "\n[the build passed its memory limit of " + std::to_string(kBuildMemory / kMiB) +
                      " MiB and the kernel stopped it]\n";
+  if (cgroups.pids && cgroups.pids->refused() > 0)
+    result.output += "\n[the build reached its limit of " + std::to_string(cgroups.pids->limit()) +
+                     " processes and threads: the kernel refused " + std::to_string(cgroups.pids->refused()) +
+                     " of its forks]\n";
   text::write_file(grading.options.out / "logs" / (step + ".log"), text::untrusted(result.output, kLogCap));
   return result;
 }
@@ -41,6 +45,8 @@ void configure_staged_course(const Grading& grading, const StagedSubmission& sta
             << (grading.sandbox.isolated() ? "sandboxed" : "NOT sandboxed") << ", memory "
             << (grading.cgroups.available() ? grading.cgroups.mechanism()
                                             : "rlimits only: " + grading.cgroups.why_not())
+            << ", processes "
+            << (grading.pids.available() ? grading.pids.mechanism() : "RLIMIT_NPROC only: " + grading.pids.why_not())
             << ")\n";
   const ProcessResult configure =
       run_build_step(grading,

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <vector>
 
@@ -45,7 +46,10 @@ struct Fnv {
 std::string submission_hash(const std::string& submission) {
   Fnv hash;
   if (is_git_url(submission)) {
-    const fs::path scratch = fs::temp_directory_path() / ("rooflab-ls-remote-" + std::to_string(::getpid()));
+    // grade-all's workers hash submissions at once: each call has a log of its own.
+    static std::atomic<unsigned> calls{0};
+    const fs::path scratch = fs::temp_directory_path() / ("rooflab-ls-remote-" + std::to_string(::getpid()) + "-" +
+                                                          std::to_string(calls++) + ".log");
     const ProcessResult result = run_process({"git", "ls-remote", submission, "HEAD"}, fs::temp_directory_path(),
                                              scratch, ProcessLimits::timeout(60));
     fs::remove(scratch);

@@ -28,8 +28,9 @@ void set_limit(int resource, std::uint64_t value) {
 // Runs in the forked child: only async-signal-safe calls until exec.
 [[noreturn]] void exec_child(char* const* argv, char* const* envp, const char* cwd, int log_fd,
                              const ProcessLimits& limits, const SpawnOptions& options) {
-  // Into the memory cgroup first (while still root): everything it starts is counted.
-  if (options.cgroup_procs_fd >= 0 && ::write(options.cgroup_procs_fd, "0", 1) != 1) ::_exit(124);
+  // Into the step's cgroups first (while still root): everything it starts is counted.
+  for (const int fd : options.cgroup_procs_fds)
+    if (::write(fd, "0", 1) != 1) ::_exit(124);
   ::setpgid(0, 0);  // own group, so a timeout kills grandchildren too
   ::dup2(log_fd, STDOUT_FILENO);
   ::dup2(log_fd, STDERR_FILENO);

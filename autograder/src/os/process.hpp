@@ -19,7 +19,7 @@ struct ProcessLimits {
   std::optional<std::size_t> address_space_bytes;  // RLIMIT_AS
   std::size_t output_cap_bytes = 1 << 20;          // what we read back of stdout+stderr
   std::optional<std::uint64_t> file_size_bytes;    // RLIMIT_FSIZE: no file, the log included, grows past it
-  std::optional<std::uint64_t> max_processes;      // RLIMIT_NPROC (counts every process of the user)
+  std::optional<std::uint64_t> max_processes;      // RLIMIT_NPROC: counts every process of the user, any grading's
   std::optional<std::uint64_t> open_files;         // RLIMIT_NOFILE
   // RLIMIT_CPU is always set, to the timeout plus 2 s; RLIMIT_CORE always 0.
 
@@ -34,7 +34,8 @@ struct SpawnOptions {
   std::optional<int> pass_fd;    // this descriptor becomes fd 3 in the child
   std::vector<std::string> env;  // "KEY=VALUE" entries added to, or replacing, the inherited ones
   std::optional<uid_t> run_as;   // setuid/setgid to this id before exec (the grader runs as root)
-  int cgroup_procs_fd = -1;      // the child joins this cgroup (writes "0" to its cgroup.procs) before anything else
+  // The child joins these cgroups (writes "0" to each one's cgroup.procs) before anything else.
+  std::vector<int> cgroup_procs_fds;
 };
 
 struct ProcessResult {
@@ -88,7 +89,7 @@ std::vector<ProcessInfo> list_processes();
 void kill_processes_mentioning(const std::string& needle, double timeout_s);
 
 // How many processes `uid` runs now (for an RLIMIT_NPROC that leaves the rest of
-// the machine alone but stops a fork bomb).
+// the machine alone but stops a fork bomb, where no pids cgroup can).
 std::uint64_t count_processes_of(uid_t uid);
 
 }  // namespace rooflab

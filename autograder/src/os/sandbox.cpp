@@ -9,7 +9,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr uid_t kNobody = 65534;
-constexpr std::uint64_t kProcessHeadroom = 256;
 
 std::vector<std::string> system_view() {
   std::vector<std::string> args{"--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"};
@@ -97,7 +96,7 @@ Child Sandbox::spawn(const std::vector<std::string>& argv, const SandboxView& vi
   options.pass_fd = pass_fd;
   options.env = view.env;  // reaches the process itself only where there is no bubblewrap
   options.run_as = run_as_;
-  options.cgroup_procs_fd = view.cgroup_procs_fd;
+  options.cgroup_procs_fds = view.cgroup_procs_fds;
   return spawn_process(wrap(argv, view), cwd, log_file, limits, options);
 }
 

@@ -18,6 +18,9 @@ namespace rooflab {
 // The default size of a sandboxed step's private /tmp (a tmpfs, so its files
 // are memory: counted in the step's memory cgroup, and in its budget).
 inline constexpr std::uint64_t kDefaultTmpBytes = std::uint64_t{64} << 20;
+// RLIMIT_NPROC's headroom over the sandbox user's processes, where no pids
+// cgroup caps a step (Sandbox::process_limit).
+inline constexpr std::uint64_t kProcessHeadroom = 256;
 
 struct SandboxView {
   std::vector<std::filesystem::path> read_only;  // bound at the same path, read-only
@@ -26,7 +29,7 @@ struct SandboxView {
   bool gpu = false;                              // expose /dev/nvidia*
   std::vector<std::string> env;                  // "KEY=VALUE" entries set on top of the fixed ones
   std::uint64_t tmp_bytes = kDefaultTmpBytes;    // the private /tmp's size (read-only where it cannot be sized)
-  int cgroup_procs_fd = -1;                      // MemoryCgroup::procs_fd() of the step's memory cgroup, if any
+  std::vector<int> cgroup_procs_fds;             // StepCgroups::procs_fds(): the step's memory and pids cgroups
 };
 
 enum class SandboxMode { automatic, required, off };
@@ -59,7 +62,9 @@ class Sandbox {
   void read_exit(ProcessResult& result) const;
   // Makes `dir` (created if needed) writable by the sandboxed user.
   void hand_over(const std::filesystem::path& dir) const;
-  // The RLIMIT_NPROC for a sandboxed process: what the user runs now plus headroom.
+  // The RLIMIT_NPROC for a sandboxed process where no pids cgroup caps it:
+  // what the user runs now plus headroom. Every grading on the machine runs
+  // as that user, so they share the count.
   std::uint64_t process_limit() const;
 
  private:

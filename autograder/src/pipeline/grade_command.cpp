@@ -16,6 +16,7 @@
 
 #include "build/build_step.hpp"
 #include "os/memory_cgroup.hpp"
+#include "os/pids_cgroup.hpp"
 #include "os/scratch_space.hpp"
 #include "pipeline/grading.hpp"
 #include "plots/profile_plots.hpp"
@@ -172,12 +173,16 @@ void grade_into(GradeResult& result, const GradeOptions& options, const Manifest
   // First, while the grader has no other thread: it may enter a mount namespace of its own.
   const ScratchSpace scratch(options.scratch_mb * kMiB);
   const Sandbox sandbox(options.sandbox);
-  const MemoryCgroups cgroups = MemoryCgroups::probe(unique_name());
+  // Named by this grader's pid: gradings beside this one have cgroups of their own.
+  const std::string name = unique_name();
+  const MemoryCgroups cgroups = MemoryCgroups::probe(name);
+  const PidsCgroups pids = PidsCgroups::probe(name, cgroups);
   // CUDA is compiled for a submission only where its GPU tests can also run.
   Grading grading{options,
                   manifest,
                   sandbox,
                   cgroups,
+                  pids,
                   scratch.path(),
                   scratch.path() / "build",
                   manifest.with_cuda && gpu_count() > 0};

@@ -2,15 +2,19 @@
 // limits of the grader's own steps (build, profile), which the report quotes.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "os/memory_cgroup.hpp"
+#include "os/pids_cgroup.hpp"
 #include "os/sandbox.hpp"
+#include "os/step_cgroups.hpp"
 #include "pipeline/grade_command.hpp"
 #include "stage/manifest.hpp"
 
@@ -26,6 +30,13 @@ inline constexpr std::uint64_t kBuildFileSize = kGiB;
 inline constexpr double kProfileTimeout_s = 120;
 inline constexpr std::uint64_t kProfileMemory = 4 * kGiB;
 inline constexpr std::size_t kLogCap = kMiB;  // what of a step's log reaches the report folder
+// Tasks (processes and threads) in a step's pids cgroup. A build runs make,
+// CMake and, per parallel job, a compiler driver, its compiler proper and an
+// assembler (nvcc several more): 512 leaves room for -j 64. A worker or a
+// profile runs one program, whose OpenMP threads count too: those plus 64.
+inline constexpr std::uint64_t kBuildTasks = 512;
+inline constexpr std::uint64_t kBuildTasksPerJob = 8;  // past -j 64, per parallel job
+inline constexpr std::uint64_t kRunTasks = 64;         // plus the step's OpenMP threads
 
 // What every step of one grading shares.
 struct Grading {
@@ -33,15 +44,26 @@ struct Grading {
   const Manifest& manifest;
   const Sandbox& sandbox;
   const MemoryCgroups& cgroups;
+  const PidsCgroups& pids;
   std::filesystem::path scratch;
   std::filesystem::path build;  // the staged course's build folder
   bool gpu = false;
 
-  // A memory cgroup for one step, or none where the machine has none to give.
-  std::unique_ptr<MemoryCgroup> cgroup(const std::string& step, std::uint64_t bytes) const {
+  // One step's memory and pids cgroups, each where the machine has one to give.
+  StepCgroups step_cgroups(const std::string& step, std::uint64_t bytes, std::uint64_t tasks) const {
     static std::atomic<int> counter{0};
-    if (!cgroups.available()) return nullptr;
-    return cgroups.create(step + "-" + std::to_string(counter++), bytes);
+    return StepCgroups::create(cgroups, pids, step + "-" + std::to_string(counter++), bytes, tasks);
+  }
+  // A build step's task limit at this grading's -j.
+  std::uint64_t build_tasks() const {
+    return std::max(kBuildTasks, kBuildTasksPerJob * static_cast<std::uint64_t>(std::max(options.jobs, 1)));
+  }
+  // RLIMIT_NPROC for a sandboxed step: none where its pids cgroup caps it,
+  // else the sandbox user's count plus headroom (shared with every grading
+  // that runs as that user).
+  std::optional<std::uint64_t> process_rlimit() const {
+    if (pids.available()) return std::nullopt;
+    return sandbox.process_limit();
   }
 };
 

@@ -31,11 +31,12 @@ void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, con
   } else {
     ProcessLimits limits = ProcessLimits::timeout(kProfileTimeout_s);
     limits.address_space_bytes = kProfileMemory - kDefaultTmpBytes;
-    const auto cgroup = grading.cgroup("profile", kProfileMemory);
+    const StepCgroups cgroups =
+        grading.step_cgroups("profile", kProfileMemory, kRunTasks + static_cast<std::uint64_t>(cores));
     SandboxView view;
     view.read_only = {grading.build};
     view.env = openmp_environment(cores);
-    view.cgroup_procs_fd = cgroup ? cgroup->procs_fd() : -1;
+    view.cgroup_procs_fds = cgroups.procs_fds();
     const ProcessResult ran = grading.sandbox.run({Manifest::profile_binary(grading.build, info).string()}, view,
                                                   scratch, scratch / (info.name + ".profile.log"), limits);
     std::vector<std::string> messages;

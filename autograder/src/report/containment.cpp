@@ -21,6 +21,18 @@ std::vector<std::string> containment(const Grading& grading, const ScratchSpace&
                     "), so each worker's address space (RLIMIT_AS) was its group's memory_limit_mb minus its /tmp; "
                     "tests that measure the worker's memory from outside were skipped (0 of 0 points).");
   }
+  if (grading.pids.available()) {
+    lines.push_back("Processes: every sandboxed step ran in a pids cgroup of its own (" + grading.pids.mechanism() +
+                    "): builds at most " + std::to_string(grading.build_tasks()) +
+                    " processes and threads, each test's worker and each profile " + std::to_string(kRunTasks) +
+                    " plus its OpenMP threads; a fork bomb fills its own step, never another's or another "
+                    "grading's.");
+  } else {
+    lines.push_back("Processes: no pids cgroup could be created here (" + grading.pids.why_not() +
+                    "), so builds and workers had RLIMIT_NPROC: the processes their user ran as they started, plus " +
+                    std::to_string(kProcessHeadroom) +
+                    ". Every grading on this machine runs its steps as that user and shares the count.");
+  }
   if (!grading.sandbox.isolated()) {
     lines.push_back("/tmp: no sandbox, so no private /tmp: student code could write wherever the grader can.");
   } else if (grading.sandbox.sized_tmp()) {

@@ -63,9 +63,10 @@ TestOutcome run_test(const Grading& grading, const GradedBinaries& binaries, con
   // address space share it; a memory cgroup, where there is one, holds both.
   const auto budget = static_cast<std::uint64_t>(limits.memory_limit_mb * 1024 * 1024);
   const std::uint64_t tmp_bytes = std::min(kDefaultTmpBytes, budget / 8);
-  std::unique_ptr<MemoryCgroup> cgroup;
-  if (cgroups.available())
-    cgroup = cgroups.create(scratch.parent_path().filename().string() + "-" + scratch.filename().string(), budget);
+  // Its own pids cgroup too: a fork bomb fills this test's worker, no other.
+  StepCgroups step = grading.step_cgroups(scratch.parent_path().filename().string() + "-" + scratch.filename().string(),
+                                          budget, kRunTasks + static_cast<std::uint64_t>(binaries.openmp_threads));
+  const MemoryCgroup* cgroup = step.memory.get();
 
   int fds[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
@@ -76,7 +77,7 @@ TestOutcome run_test(const Grading& grading, const GradedBinaries& binaries, con
   if (!binaries.gpu)  // CUDA reserves far more address space than it uses
     worker_limits.address_space_bytes = budget - tmp_bytes;
   worker_limits.file_size_bytes = kWorkerFileSizeLimit;
-  worker_limits.max_processes = sandbox.process_limit();
+  worker_limits.max_processes = grading.process_rlimit();
   worker_limits.open_files = kWorkerOpenFiles;
   const fs::path worker_cwd = scratch / "worker-cwd";  // used only where there is no sandbox
   sandbox.hand_over(worker_cwd);
@@ -85,7 +86,7 @@ TestOutcome run_test(const Grading& grading, const GradedBinaries& binaries, con
   view.gpu = binaries.gpu;
   view.env = openmp_environment(binaries.openmp_threads);
   view.tmp_bytes = tmp_bytes;
-  view.cgroup_procs_fd = cgroup ? cgroup->procs_fd() : -1;
+  view.cgroup_procs_fds = step.procs_fds();
   Child worker =
       sandbox.spawn({binaries.worker.string(), "3"}, view, worker_cwd, scratch / "worker.log", worker_limits, fds[0]);
 
@@ -119,7 +120,7 @@ TestOutcome run_test(const Grading& grading, const GradedBinaries& binaries, con
   const bool over_memory = cgroup && cgroup->oom_killed();
   TestOutcome outcome = decide_outcome(name, report, run, worker_run, limits.timeout_s,
                                        over_memory ? std::optional<double>(limits.memory_limit_mb) : std::nullopt);
-  cgroup.reset();
+  step = {};  // the worker's cgroups go, with anything still in them
   std::error_code ignored;
   fs::remove_all(scratch, ignored);  // its logs can be 64 MiB: only the outcome's excerpt is kept
   return outcome;
