@@ -29,8 +29,8 @@ constexpr int kPanelVectors = 4;  // a micro-tile is kRows × 64 columns: 24 acc
 constexpr int kLanes = 8;
 constexpr int kPanelVectors = 2;  // kRows × 16 columns: 12 accumulators + 2 loads of 16 registers
 #endif
-typedef float Vec __attribute__((vector_size(kLanes * 4)));
-typedef std::int32_t IntVec __attribute__((vector_size(kLanes * 4)));
+using Vec [[gnu::vector_size(kLanes * sizeof(float))]] = float;
+using IntVec [[gnu::vector_size(kLanes * sizeof(std::int32_t))]] = std::int32_t;
 constexpr std::int64_t kPanel = kPanelVectors * kLanes;
 constexpr int kRows = 6;
 
