@@ -1,8 +1,9 @@
 // Provided: the GPT-2-shaped transformer of transformer.hpp. Its linear layers
-// read each weight once per step whatever the batch (the batch's rows ride
-// along), so a decode step costs what the roofline says it should: the
-// weights' bytes, plus the cache's. (Prefill here is a step per prompt token;
-// a batched prefill would use a05's flash attention.)
+// and LM head read each weight once per step whatever the batch, and apply it
+// to every row of the batch from registers, so a decode step costs what the
+// roofline says it should: at batch 1 the weights' bytes, plus the cache's;
+// at batch 8 or 32 their arithmetic as well. (Prefill here is a step per
+// prompt token; a batched prefill would use a05's flash attention.)
 #include "a06_kv_cache_decode/transformer.hpp"
 
 #include <omp.h>
@@ -64,9 +65,9 @@ constexpr int kTileRows = 4;
 typedef float Vec __attribute__((vector_size(kLanes * 4)));
 typedef std::int32_t IntVec __attribute__((vector_size(kLanes * 4)));
 constexpr int kTileVectors = 2;
-// W's rows a tile sums over before its sums go back to y. Each of them is a
-// stream the hardware prefetcher follows (they are out floats apart): a few
-// dozen at a time keeps it on all of them.
+// W's rows a tile sums over before its sums go back to y: loading and storing
+// the sums costs little beside 32 rows' multiply-adds, and this chunk's slice
+// of W and the next one's (prefetched, see linear_tile) fit in L2 together.
 constexpr std::int64_t kChunkRows = 32;
 
 Vec load(const float* p) {
@@ -85,6 +86,9 @@ struct LinearArgs {
 
 // y[r0 … r0+R−1][j0 … j0+V·kLanes−1] += Σ_{p0 ≤ p < p1} x[r][p] · W[p][j]:
 // the R·V sums stay in registers, and each vector of W loaded is used R times.
+// The batch's first tile also asks for the same columns of the next chunk's
+// rows (into L2): by the time the band comes back to them, they have arrived,
+// where the hardware prefetcher alone leaves a batch of 8 waiting on memory.
 template <int R, int V>
 void linear_tile(const LinearArgs& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t p1) {
   float* y = a.y + r0 * a.out + j0;
@@ -92,9 +96,12 @@ void linear_tile(const LinearArgs& a, std::int64_t r0, std::int64_t j0, std::int
   Vec sums[R][V];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < V; ++v) sums[r][v] = load(y + r * a.out + v * kLanes);
+  const std::int64_t prefetch_end = r0 == 0 ? std::min(p1, a.in - kChunkRows) : p0;
   for (std::int64_t p = p0; p < p1; ++p) {
     Vec w[V];
     for (int v = 0; v < V; ++v) w[v] = load(a.w + p * a.out + j0 + v * kLanes);
+    if (p < prefetch_end)
+      for (int v = 0; v < V; ++v) __builtin_prefetch(a.w + (p + kChunkRows) * a.out + j0 + v * kLanes, 0, 2);
     for (int r = 0; r < R; ++r) {
       const float xr = x[r * a.in + p];
       for (int v = 0; v < V; ++v) sums[r][v] += xr * w[v];
@@ -222,21 +229,32 @@ void apply_gelu(float* values, std::int64_t n) {
   std::copy(tail, tail + (n - i), values + i);
 }
 
-// Vector l of the result holds the sum of acc[l]'s lanes. A tree: at each
-// level the halves of pairs of vectors are added lane to lane, so the
-// kLanes sums cost about 3·kLanes instructions, not kLanes horizontal sums.
-Vec sum_lanes(Vec (&acc)[kLanes]) {
-  for (int half = kLanes / 2, count = kLanes / 2; half >= 1; half /= 2, count /= 2) {
-    IntVec first, second;  // lane l takes a pair's lanes from vector i (low half) or i + count (high half)
-    for (int l = 0; l < kLanes; ++l) {
-      const int m = l % (2 * half), base = l - m;
-      first[l] = m < half ? base + m : kLanes + base + m - half;
-      second[l] = m < half ? base + m + half : kLanes + base + m;
-    }
-    for (int i = 0; i < count; ++i)
-      acc[i] = __builtin_shuffle(acc[i], acc[i + count], first) + __builtin_shuffle(acc[i], acc[i + count], second);
+// The shuffle masks of sum_lanes' level H: lane l of the pair (a, b) takes,
+// within each block of 2H lanes, a's lanes (low half) or b's (high half),
+// first from one half of that block and then (`high`) from the other.
+template <int H>
+IntVec fold_mask(bool high) {
+  IntVec mask;
+  for (int l = 0; l < kLanes; ++l) {
+    const int m = l % (2 * H), base = l - m;
+    mask[l] = m < H ? base + m + (high ? H : 0) : kLanes + base + m - (high ? 0 : H);
   }
-  return acc[0];
+  return mask;
+}
+
+// Lane l of the result holds the sum of acc[l]'s lanes. A tree: at each level
+// vector i and vector i + H fold into one, each keeping half its lanes' sums,
+// so the kLanes sums cost about 3·kLanes instructions, not kLanes horizontal
+// sums. H is a template argument so that the masks are constants.
+template <int H = kLanes / 2>
+Vec sum_lanes(Vec (&acc)[kLanes]) {
+  for (int i = 0; i < H; ++i)
+    acc[i] = __builtin_shuffle(acc[i], acc[i + H], fold_mask<H>(false)) +
+             __builtin_shuffle(acc[i], acc[i + H], fold_mask<H>(true));
+  if constexpr (H > 1)
+    return sum_lanes<H / 2>(acc);
+  else
+    return acc[0];
 }
 
 struct HeadArgs {
@@ -253,9 +271,12 @@ void head_tile(const HeadArgs& a, std::int64_t r0, std::int64_t v0) {
   constexpr int K = kLanes / R;
   const std::int64_t whole = a.d / kLanes * kLanes;
   Vec acc[kLanes] = {};
+  const bool prefetch = r0 == 0 && v0 + 2 * K <= a.vocab;  // the next K rows of E, while these are in use
   for (std::int64_t i = 0; i < whole; i += kLanes) {
     Vec e[K];
     for (int k = 0; k < K; ++k) e[k] = load(a.e + (v0 + k) * a.d + i);
+    if (prefetch)
+      for (int k = 0; k < K; ++k) __builtin_prefetch(a.e + (v0 + K + k) * a.d + i);
     for (int r = 0; r < R; ++r) {
       const Vec h = load(a.h + (r0 + r) * a.d + i);
       for (int k = 0; k < K; ++k) acc[r * K + k] += h * e[k];
@@ -270,11 +291,19 @@ void head_tile(const HeadArgs& a, std::int64_t r0, std::int64_t v0) {
     }
 }
 
-// Rows from r0 in tiles of R, over the kLanes vocabulary rows from v0.
-template <int R>
-void head_rows(const HeadArgs& a, std::int64_t& r0, std::int64_t v0) {
-  for (; r0 + R <= a.rows; r0 += R)
-    for (std::int64_t k = 0; k < kLanes; k += kLanes / R) head_tile<R>(a, r0, v0 + k);
+// The kLanes vocabulary rows from v0 against every row of the batch: a
+// quarter of them at a time (they stay in L1) against 4 rows at a time, then
+// the batch's last rows 2 and 1 at a time.
+void head_block(const HeadArgs& a, std::int64_t v0) {
+  const std::int64_t fours = a.rows / 4 * 4;
+  for (std::int64_t k = 0; k < kLanes; k += kLanes / 4)
+    for (std::int64_t r0 = 0; r0 < fours; r0 += 4) head_tile<4>(a, r0, v0 + k);
+  std::int64_t r0 = fours;
+  if (r0 + 2 <= a.rows) {
+    for (std::int64_t k = 0; k < kLanes; k += kLanes / 2) head_tile<2>(a, r0, v0 + k);
+    r0 += 2;
+  }
+  if (r0 < a.rows) head_tile<1>(a, r0, v0);
 }
 
 // logits (rows × vocab) = h · Eᵀ: the LM head, tied to the token embedding.
@@ -285,12 +314,7 @@ void lm_head(const Model& model, const float* h, std::int64_t rows, float* logit
   const HeadArgs args{h, model.token_embedding.data(), logits, rows, d, vocab};
   const std::int64_t blocks = vocab / kLanes;
 #pragma omp parallel for schedule(static)
-  for (std::int64_t block = 0; block < blocks; ++block) {
-    std::int64_t r0 = 0;
-    head_rows<4>(args, r0, block * kLanes);
-    head_rows<2>(args, r0, block * kLanes);
-    head_rows<1>(args, r0, block * kLanes);
-  }
+  for (std::int64_t block = 0; block < blocks; ++block) head_block(args, block * kLanes);
   for (std::int64_t v = blocks * kLanes; v < vocab; ++v)  // the vocabulary's last few rows
     for (std::int64_t r = 0; r < rows; ++r) {
       float dot = 0.0f;
@@ -434,10 +458,14 @@ std::vector<float> step(const Model& model, DecodeState& state, const std::vecto
     });
   }
 
-  std::vector<float> normed(x.size()), active_logits(static_cast<std::size_t>(rows * c.vocab));
+  std::vector<float> normed(x.size()), logits(static_cast<std::size_t>(sequences * c.vocab), 0.0f);
   layer_norm(x.data(), rows, d, model.final_scale, model.final_shift, normed.data());
+  if (rows == sequences) {  // every sequence stepped: the batch's rows are the logits' rows, in order
+    lm_head(model, normed.data(), rows, logits.data());
+    return logits;
+  }
+  std::vector<float> active_logits(static_cast<std::size_t>(rows * c.vocab));
   lm_head(model, normed.data(), rows, active_logits.data());
-  std::vector<float> logits(static_cast<std::size_t>(sequences * c.vocab), 0.0f);
   for (std::int64_t r = 0; r < rows; ++r)
     std::copy(active_logits.begin() + r * c.vocab, active_logits.begin() + (r + 1) * c.vocab,
               logits.begin() + active[static_cast<std::size_t>(r)] * c.vocab);
