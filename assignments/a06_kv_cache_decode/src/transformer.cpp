@@ -9,7 +9,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -19,6 +18,7 @@
 
 #include "a06_kv_cache_decode/decode_attention.hpp"
 #include "rooflab/call_counts.hpp"
+#include "rooflab/fast_exp.hpp"
 
 namespace a06_kv_cache_decode {
 namespace {
@@ -182,30 +182,6 @@ void layer_norm(const float* x, std::int64_t rows, std::int64_t d, const std::ve
   }
 }
 
-// e^x for x <= 0, kLanes at a time: e^x = 2^k · e^r with k = round(x / ln 2)
-// and r = x − k·ln 2 (ln 2 split in two for accuracy), e^r by its Taylor
-// series to r⁶ (relative error below 2e-7). This is rooflab/fast_exp.hpp's
-// scalar form, which GCC does not vectorise (its float-to-int conversion may
-// trap): here adding 1.5·2²³ rounds x / ln 2 to an integer that lands in the
-// low mantissa bits, giving k as a float and, from the bits, as an integer.
-// Below −87 e^x underflows fp32: the result is 0.
-Vec exp_nonpositive(Vec x) {
-  constexpr float kRound = 12582912.0f;  // 1.5·2²³
-  const Vec clamped = x < -87.0f ? Vec{} - 87.0f : x;
-  const Vec shifted = clamped * 1.44269504f + kRound;
-  const Vec k = shifted - kRound;
-  const Vec r = (clamped - k * 0.693359375f) + k * 2.12194440e-4f;
-  Vec p = Vec{} + 1.0f / 720;
-  p = p * r + 1.0f / 120;
-  p = p * r + 1.0f / 24;
-  p = p * r + 1.0f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
-  const IntVec two_to_k = ((std::bit_cast<IntVec>(shifted) - std::bit_cast<std::int32_t>(kRound)) + 127) << 23;
-  return x < -87.0f ? Vec{} : p * std::bit_cast<Vec>(two_to_k);
-}
-
 // GPT-2's GELU, the tanh approximation: 0.5·x·(1 + tanh(u)) with
 // u = √(2/π)·(x + 0.044715·x³), which is x / (1 + e^(−2u)). With
 // e = e^(−2|u|) ≤ 1 that is x / (1 + e) for u ≥ 0 and x·e / (1 + e) below:
@@ -213,7 +189,7 @@ Vec exp_nonpositive(Vec x) {
 // element (at batch 32, 1.2 M calls a step).
 Vec gelu(Vec x) {
   const Vec u = 0.7978845608f * (x + 0.044715f * x * x * x);
-  const Vec e = exp_nonpositive(-2.0f * (u < 0.0f ? -u : u));
+  const Vec e = rooflab::exp_nonpositive_lanes(-2.0f * (u < 0.0f ? -u : u));
   return (u < 0.0f ? x * e : x) / (1.0f + e);
 }
 

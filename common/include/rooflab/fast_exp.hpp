@@ -30,4 +30,28 @@ inline float exp_nonpositive(float x) {
   return x < -87.0f ? 0.0f : p * two_to_k;
 }
 
+// The same exp, every lane of a GCC/Clang float vector at once (V is e.g.
+// `float __attribute__((vector_size(64)))`). The scalar form above does not
+// vectorise in GCC (its float-to-int conversion may trap); here adding
+// 1.5·2²³ rounds x / ln 2 to an integer that lands in the low mantissa bits,
+// giving k as a float and, from the bits, as an integer, with no conversion.
+template <class V>
+V exp_nonpositive_lanes(V x) {
+  using Ints = decltype(x < x);          // the signed integer vector of V's width
+  constexpr float kRound = 12582912.0f;  // 1.5·2²³
+  const V clamped = x < -87.0f ? V{} - 87.0f : x;
+  const V shifted = clamped * 1.44269504f + kRound;
+  const V k = shifted - kRound;
+  const V r = (clamped - k * 0.693359375f) + k * 2.12194440e-4f;
+  V p = V{} + 1.0f / 720;
+  p = p * r + 1.0f / 120;
+  p = p * r + 1.0f / 24;
+  p = p * r + 1.0f / 6;
+  p = p * r + 0.5f;
+  p = p * r + 1.0f;
+  p = p * r + 1.0f;
+  const Ints two_to_k = ((std::bit_cast<Ints>(shifted) - std::bit_cast<std::int32_t>(kRound)) + 127) << 23;
+  return x < -87.0f ? V{} : p * std::bit_cast<V>(two_to_k);
+}
+
 }  // namespace rooflab
