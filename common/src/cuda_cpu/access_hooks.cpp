@@ -23,10 +23,10 @@ void on_access(const void* address, unsigned size, bool write, bool atomic, cons
   if (at - thread->stack_low < thread->stack_high - thread->stack_low) return;  // its own locals
   LaunchChecker* checker = current_checker();
   if (!checker || size == 0) return;
-  const RuntimeScope inside;
-  std::string problem = checker->access(*thread, {at, size, write, atomic, pc, synchronizes});
-  if (!problem.empty()) abandon_thread(std::move(problem));
-  if (atomic && !write) note_spin_read(*thread, at);
+  checker->check(*thread, at, size,
+                 (write ? LaunchChecker::kWrite : 0) | (atomic ? LaunchChecker::kAtomic : 0) |
+                     (synchronizes ? LaunchChecker::kSynchronizes : 0),
+                 pc);
 }
 
 }  // namespace rooflab::cuda_cpu::detail

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "runtime_state.hpp"
+#include "scheduler_internal.hpp"
 
 namespace rooflab::cuda_cpu::detail {
 
@@ -27,12 +28,14 @@ const void* code_address(std::int32_t offset) { return reinterpret_cast<const vo
 // tick of its clock, which bytes of the word, from which instruction.
 struct LaunchChecker::Stamp {
   std::uint32_t block = 0;
+  std::uint32_t interval = 0;  // beside block: both are one 8-byte epoch()
   std::uint16_t thread = 0;
   std::uint8_t bytes = 0;  // a mask of the word's 4 bytes; 0: no access
   std::uint8_t atomic = 0;
-  std::uint32_t interval = 0;
   std::uint32_t clock = 0;
   std::int32_t pc = 0;  // code_offset()
+
+  std::uint64_t epoch() const { return block | std::uint64_t{interval} << 32; }
 };
 
 // The shadow of one 4-byte word: its last write, and up to two reads since.
@@ -62,27 +65,37 @@ struct LaunchChecker::Region {
     if (shadow) munmap(shadow, shadow_bytes);
   }
 
-  Word& word(std::uintptr_t address) {
-    if (kind == RegionKind::statics) return sparse[address >> 2];
-    if (!shadow) {
-      shadow_bytes = ((bytes + 3) / 4 + 1) * sizeof(Word);
-      void* mapped =
-          mmap(nullptr, shadow_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (mapped == MAP_FAILED) throw std::bad_alloc();
-      shadow = static_cast<Word*>(mapped);
+  // The shadow of the word at `address`, which `owner` now owns (shared
+  // memory's words start afresh in each block).
+  Word& word(std::uintptr_t address, std::uint32_t owner) {
+    Word& word = kind == RegionKind::statics ? sparse[address >> 2] : shadow_word(address);
+    if (word.owner != owner) {
+      word = {};
+      word.owner = owner;
     }
+    return word;
+  }
+  Word& shadow_word(std::uintptr_t address) {
+    if (!shadow) map_shadow();
     return shadow[(address - begin) >> 2];
   }
+  [[gnu::noinline]] void map_shadow() {
+    shadow_bytes = ((bytes + 3) / 4 + 1) * sizeof(Word);
+    void* mapped =
+        mmap(nullptr, shadow_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapped == MAP_FAILED) throw std::bad_alloc();
+    shadow = static_cast<Word*>(mapped);
+  }
   void touch_sectors(std::uintptr_t address, unsigned size, bool write) {
-    if (kind == RegionKind::statics) {
-      for (std::uintptr_t s = address >> 5; s <= (address + size - 1) >> 5; ++s)
-        (write ? sparse_written : sparse_read).insert(s);
-      return;
-    }
+    if (kind == RegionKind::statics) return touch_static_sectors(address, size, write);
     auto& bits = write ? written_sectors : read_sectors;
     if (bits.empty()) bits.assign((bytes + 32 * 64 - 1) / (32 * 64) + 1, 0);
     for (std::uintptr_t s = (address - begin) >> 5; s <= (address + size - 1 - begin) >> 5; ++s)
       bits[s / 64] |= std::uint64_t{1} << (s % 64);
+  }
+  [[gnu::noinline]] void touch_static_sectors(std::uintptr_t address, unsigned size, bool write) {
+    for (std::uintptr_t s = address >> 5; s <= (address + size - 1) >> 5; ++s)
+      (write ? sparse_written : sparse_read).insert(s);
   }
   std::uint64_t sectors(bool write) const {
     if (kind == RegionKind::statics) return (write ? sparse_written : sparse_read).size();
@@ -93,8 +106,6 @@ struct LaunchChecker::Region {
 };
 
 namespace {
-
-thread_local LaunchChecker* running_checker = nullptr;
 
 std::string coordinates(const dim3& index) {
   char text[48];
@@ -139,7 +150,7 @@ const char* kind_of(const Access& access) {
 
 }  // namespace
 
-LaunchChecker* current_checker() { return running_checker; }
+constinit thread_local LaunchChecker* running_checker = nullptr;
 void set_current_checker(LaunchChecker* checker) { running_checker = checker; }
 
 LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes)
@@ -165,6 +176,9 @@ LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std:
   shared_region_ = std::make_unique<Region>();
   shared_region_->kind = RegionKind::shared;
   shared_region_->begin = reinterpret_cast<std::uintptr_t>(arena_.get());
+  shared_begin_ = shared_region_->begin;
+  call_begin_ = reinterpret_cast<std::uintptr_t>(call.call);
+  call_bytes_ = call.call_bytes;
   shared_region_->bytes = kSharedMemoryPerBlock;
   statics_region_ = std::make_unique<Region>();
   statics_region_->kind = RegionKind::statics;
@@ -177,11 +191,13 @@ void LaunchChecker::begin_block(unsigned linear) {
   block_linear_ = linear;
   ++block_serial_;
   interval_ = 0;
+  epoch_ = block_linear_;
   std::memset(arena_.get(), 0, std::min(kSharedMemoryPerBlock, dynamic_bytes_ + static_bytes_ + 128));
 }
 
 void LaunchChecker::barrier() {
   ++interval_;
+  epoch_ = block_linear_ | std::uint64_t{interval_} << 32;
   for (WarpRequests& warp : warps_) warp.count_into(counters_);
 }
 
@@ -236,45 +252,66 @@ std::string LaunchChecker::race(const Stamp& earlier, const Access& later, const
   return text + "; on a GPU the result depends on timing";
 }
 
-std::string LaunchChecker::check_word(Word& word, std::uint8_t bytes, const Access& access, const ThreadContext& thread,
-                                      const Region& region) {
-  const auto ordered = [&](const Stamp& earlier) {
-    if (earlier.block != block_linear_) return false;
-    if (earlier.thread == thread.linear || earlier.interval != interval_) return true;
-    if (earlier.thread / kWarpSize == thread.linear / kWarpSize &&
-        thread.clock[earlier.thread % kWarpSize] > earlier.clock)
-      return true;
-    return !thread.acquired.empty() && thread.acquired[earlier.thread] > earlier.clock;
-  };
-  const auto conflicts = [&](const Stamp& earlier) {
-    return (earlier.bytes & bytes) && !(earlier.atomic && access.atomic) && !ordered(earlier);
-  };
-  if (conflicts(word.write)) return race(word.write, access, thread, region, true);
+bool LaunchChecker::ordered(const Stamp& earlier, const ThreadContext& thread) const {
+  // Another block: never; another interval of this block: always.
+  if (earlier.epoch() != epoch_) return earlier.block == block_linear_;
+  if (earlier.thread == thread.linear) return true;
+  if (earlier.thread / kWarpSize == thread.linear / kWarpSize &&
+      thread.clock[earlier.thread % kWarpSize] > earlier.clock)
+    return true;
+  return !thread.acquired.empty() && thread.acquired[earlier.thread] > earlier.clock;
+}
+
+bool LaunchChecker::conflicts(const Stamp& earlier, std::uint8_t bytes, bool atomic,
+                              const ThreadContext& thread) const {
+  return (earlier.bytes & bytes) && !(earlier.atomic && atomic) && !ordered(earlier, thread);
+}
+
+bool LaunchChecker::check_word(Word& word, std::uint8_t bytes, const Later& later, const ThreadContext& thread,
+                               const Region& region) {
+  if (conflicts(word.write, bytes, later.atomic, thread)) return fail_race(word.write, later, thread, region, true);
   const unsigned lane = thread.linear % kWarpSize;
   const Stamp now{block_linear_,
+                  interval_,
                   static_cast<std::uint16_t>(thread.linear),
                   bytes,
-                  static_cast<std::uint8_t>(access.atomic),
-                  interval_,
+                  static_cast<std::uint8_t>(later.atomic),
                   thread.clock[lane],
-                  code_offset(access.pc)};
-  if (access.write) {
+                  code_offset(later.pc)};
+  if (later.write) {
     for (Stamp& read : word.reads) {
-      if (conflicts(read)) return race(read, access, thread, region, false);
-      if (read.bytes && ordered(read) && !(read.bytes & ~bytes)) read = {};
+      if (conflicts(read, bytes, later.atomic, thread)) return fail_race(read, later, thread, region, false);
+      if (read.bytes && ordered(read, thread) && !(read.bytes & ~bytes)) read = {};
     }
     word.write = now;
-    return "";
+    return true;
   }
   // Keep two reads that are not ordered before this one, this one among them.
   for (Stamp& read : word.reads) {
-    if (!read.bytes || ordered(read)) {
+    if (!read.bytes || ordered(read, thread)) {
       read = now;
-      return "";
+      return true;
     }
   }
   word.reads[1] = now;
-  return "";
+  return true;
+}
+
+bool LaunchChecker::fail_race(const Stamp& earlier, Later later, const ThreadContext& thread, const Region& region,
+                              bool earlier_wrote) {
+  problem_ = race(earlier, {later.address, 0, later.write, later.atomic, later.pc}, thread, region, earlier_wrote);
+  return false;
+}
+
+bool LaunchChecker::fail_fault(const ThreadContext& thread, const Access& access) {
+  problem_ = fault(thread, access);
+  return false;
+}
+
+bool LaunchChecker::fail_parameter_write(const ThreadContext& thread, const Access& access) {
+  problem_ = std::string("kernel ") + call_.name + ": " + who(block_linear_, thread.linear) +
+             " writes the kernel's parameters at " + source_line(access.pc);
+  return false;
 }
 
 std::string LaunchChecker::fault(const ThreadContext& thread, const Access& access) const {
@@ -328,73 +365,71 @@ std::string LaunchChecker::fault(const ThreadContext& thread, const Access& acce
          " at " + source_line(access.pc) + ": " + where + "; on a GPU this faults (compute-sanitizer's memcheck)";
 }
 
-std::string LaunchChecker::access(ThreadContext& thread, const Access& access) {
+// The region [address, address + size) lies in, or null: the block's shared
+// memory (its live part), the buffers of the last accesses to device memory,
+// then a search.
+LaunchChecker::Region* LaunchChecker::region_of(std::uintptr_t address, unsigned size) {
+  const std::size_t live = dynamic_bytes_ + static_bytes_;
+  if (address - shared_begin_ < live && address + size - shared_begin_ <= live) return shared_region_.get();
+  for (const RecentBuffer& recent : recent_)
+    if (address - recent.begin < recent.bytes && address + size - recent.begin <= recent.bytes) return recent.region;
+  return find_region(address, size);
+}
+
+LaunchChecker::Region* LaunchChecker::find_region(std::uintptr_t address, unsigned size) {
+  const auto after = std::upper_bound(buffers_.begin(), buffers_.end(), address,
+                                      [](std::uintptr_t a, const auto& r) { return a < r->begin; });
+  if (after != buffers_.begin()) {
+    Region* buffer = std::prev(after)->get();
+    if (address - buffer->begin < buffer->bytes && address + size - buffer->begin <= buffer->bytes) {
+      std::copy_backward(recent_.begin(), recent_.end() - 1, recent_.end());
+      recent_[0] = {buffer->begin, buffer->bytes, buffer};
+      return buffer;
+    }
+  }
+  const auto segment =
+      std::upper_bound(static_segments_.begin(), static_segments_.end(), std::make_pair(address, ~std::uintptr_t{0}));
+  if (segment != static_segments_.begin() && address < std::prev(segment)->second) return statics_region_.get();
+  return nullptr;
+}
+
+bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
   ++thread.accesses;
   const std::uintptr_t address = access.address;
   // Kernel parameters: the launch's own copy, read-only to kernel code.
-  const auto call = reinterpret_cast<std::uintptr_t>(call_.call);
-  if (address - call < call_.call_bytes) {
-    if (!access.write) return "";
-    return std::string("kernel ") + call_.name + ": " + who(block_linear_, thread.linear) +
-           " writes the kernel's parameters at " + source_line(access.pc);
-  }
-  Region* region = last_;
-  const auto inside = [&](const Region* r) {
-    return r && address - r->begin < r->bytes && address + access.size - r->begin <= r->bytes;
-  };
-  if (!inside(region)) {
-    region = nullptr;
-    const std::uintptr_t shared = shared_region_->begin;
-    if (address - shared < dynamic_bytes_ + static_bytes_ &&
-        address + access.size - shared <= dynamic_bytes_ + static_bytes_) {
-      region = shared_region_.get();
-    } else {
-      const auto after = std::upper_bound(buffers_.begin(), buffers_.end(), address,
-                                          [](std::uintptr_t a, const auto& r) { return a < r->begin; });
-      if (after != buffers_.begin() && inside(std::prev(after)->get())) region = std::prev(after)->get();
-    }
-    if (!region) {
-      const auto segment = std::upper_bound(static_segments_.begin(), static_segments_.end(),
-                                            std::make_pair(address, ~std::uintptr_t{0}));
-      if (segment != static_segments_.begin() && address < std::prev(segment)->second) {
-        region = statics_region_.get();
-      } else {
-        return fault(thread, access);
-      }
-    } else if (region->kind == RegionKind::shared) {
-      // the shared region's bytes cover the whole arena; the check above used its live part
-    }
-    if (region->kind != RegionKind::statics) last_ = region;
-  }
-  if (region->kind == RegionKind::shared && address + access.size - region->begin > dynamic_bytes_ + static_bytes_)
-    return fault(thread, access);
+  if (address - call_begin_ < call_bytes_) return !access.write || fail_parameter_write(thread, access);
+  Region* region = region_of(address, access.size);
+  if (!region) return fail_fault(thread, access);
 
-  const Space space = region->kind == RegionKind::shared ? Space::shared : Space::global;
+  // Its shadow is far from the last one more often than not: load it while
+  // the requests are noted.
+  if (region->shadow) __builtin_prefetch(&region->shadow[(address - region->begin) >> 2], 1);
+  const bool shared = region->kind == RegionKind::shared;
   const Operation operation = access.atomic && access.write ? Operation::atomic
                               : access.write                ? Operation::store
                                                             : Operation::load;
   WarpRequests& warp = warps_[thread.linear / kWarpSize];
-  warp.add(thread, access.pc, space, operation, address, access.size);
+  warp.add(thread, access.pc, shared ? Space::shared : Space::global, operation, address, access.size);
   if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_);
-  if (space == Space::global) {
+  if (!shared) {
     region->touch_sectors(address, access.size, access.write);
     if (access.atomic && access.write) region->touch_sectors(address, access.size, false);
   }
   if (access.write) ++writes_;
 
-  const std::uint32_t owner = region->kind == RegionKind::shared ? block_serial_ : 1;
-  for (std::uintptr_t word_address = address & ~std::uintptr_t{3}; word_address < address + access.size;
-       word_address += 4) {
-    const std::uintptr_t first = std::max(word_address, address);
-    const std::uintptr_t last = std::min(word_address + 4, address + access.size);
-    const auto bytes = static_cast<std::uint8_t>(((1u << (last - first)) - 1) << (first - word_address));
-    Word& word = region->word(word_address);
-    if (word.owner != owner) {
-      word = {};
-      word.owner = owner;
+  const std::uint32_t owner = shared ? block_serial_ : 1;
+  const Later later{address, access.pc, access.write, access.atomic};
+  const std::uintptr_t offset = address & 3;
+  if (offset + access.size <= 4) {  // one word, as most accesses
+    const auto bytes = static_cast<std::uint8_t>(((1u << access.size) - 1) << offset);
+    if (!check_word(region->word(address - offset, owner), bytes, later, thread, *region)) return false;
+  } else {
+    for (std::uintptr_t word_address = address - offset; word_address < address + access.size; word_address += 4) {
+      const std::uintptr_t first = std::max(word_address, address);
+      const std::uintptr_t last = std::min(word_address + 4, address + access.size);
+      const auto bytes = static_cast<std::uint8_t>(((1u << (last - first)) - 1) << (first - word_address));
+      if (!check_word(region->word(word_address, owner), bytes, later, thread, *region)) return false;
     }
-    std::string problem = check_word(word, bytes, access, thread, *region);
-    if (!problem.empty()) return problem;
   }
   if (access.atomic && access.synchronizes) {
     if (access.write)
@@ -402,8 +437,44 @@ std::string LaunchChecker::access(ThreadContext& thread, const Access& access) {
     else
       acquire(thread, address);
   }
-  return "";
+  return true;
 }
+
+bool LaunchChecker::shared_word_access(ThreadContext& thread, std::uintptr_t address, unsigned size, bool write,
+                                       const void* pc) {
+  ++thread.accesses;
+  WarpRequests& warp = warps_[thread.linear / kWarpSize];
+  warp.add(thread, pc, Space::shared, write ? Operation::store : Operation::load, address, size);
+  if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_);
+  if (write) ++writes_;
+  const std::uintptr_t offset = address & 3;
+  const auto bytes = static_cast<std::uint8_t>(((1u << size) - 1) << offset);
+  return check_word(shared_region_->word(address - offset, block_serial_), bytes, {address, pc, write, false}, thread,
+                    *shared_region_);
+}
+
+void LaunchChecker::check(ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags,
+                          const void* pc) {
+  const RuntimeScope inside(&thread);
+  // Most accesses: a plain load or store of one word of shared memory (which
+  // the kernel's parameters never overlap), what access() does for it.
+  const std::size_t live = dynamic_bytes_ + static_bytes_;
+  if (!(flags & kAtomic) && (address & 3) + size <= 4 && address - shared_begin_ < live &&
+      address + size - shared_begin_ <= live) {
+    if (!shared_word_access(thread, address, size, flags & kWrite, pc)) abandon();
+    return;
+  }
+  check_elsewhere(thread, address, size, flags, pc);
+}
+
+void LaunchChecker::check_elsewhere(ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags,
+                                    const void* pc) {
+  const bool write = flags & kWrite, atomic = flags & kAtomic;
+  if (!access(thread, {address, size, write, atomic, pc, (flags & kSynchronizes) != 0})) abandon();
+  if (atomic && !write) note_spin_read(thread, address);
+}
+
+void LaunchChecker::abandon() { abandon_thread(problem_); }
 
 void LaunchChecker::release(ThreadContext& thread, std::uintptr_t address) {
   Release& release = releases_[address & ~std::uintptr_t{3}];

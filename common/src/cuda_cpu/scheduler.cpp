@@ -61,7 +61,7 @@ struct Block {
 };
 
 thread_local Block* this_block = nullptr;
-thread_local ThreadContext* running_thread = nullptr;
+using detail::running_thread;  // set exactly while this_block->running is
 
 // Launches run one at a time: each sees the device buffers as they are.
 std::mutex launch_lock;
@@ -119,10 +119,20 @@ context::fiber thread_main(Block& block, Fiber& self, context::fiber&& scheduler
   return std::move(self.scheduler);
 }
 
+[[noreturn, gnu::cold]] void outside_a_launch() {
+  throw std::logic_error("a CUDA device function was called outside a kernel launch");
+}
+
 Fiber& current_fiber() {
-  if (!this_block || !this_block->running)
-    throw std::logic_error("a CUDA device function was called outside a kernel launch");
+  if (!this_block || !this_block->running) outside_a_launch();
   return *this_block->running;
+}
+
+// The running thread's context, for what kernel code asks most often
+// (threadIdx): one thread-local load where current_fiber() takes two.
+const ThreadContext& current_context() {
+  if (!running_thread) outside_a_launch();
+  return *running_thread;
 }
 
 // Back to the scheduler until it makes this thread runnable again.
@@ -373,7 +383,7 @@ void record_launch(LaunchRecord record) {
 
 namespace detail {
 
-ThreadContext* current_thread() { return running_thread; }
+constinit thread_local ThreadContext* running_thread = nullptr;
 
 void abandon_thread(std::string why) {
   if (running_thread) ++running_thread->in_runtime;  // for good: it never runs kernel code again
@@ -480,7 +490,7 @@ void run_kernel(const KernelCall& call, dim3 grid, dim3 block_dim, std::size_t s
 
 }  // namespace detail
 
-dim3 thread_index() { return current_fiber().thread.thread_idx; }
+dim3 thread_index() { return current_context().thread_idx; }
 dim3 block_index() {
   current_fiber();
   return this_block->index;
@@ -494,7 +504,7 @@ dim3 grid_dimensions() {
   return this_block->grid;
 }
 
-unsigned this_lane() { return current_fiber().thread.linear % kWarpSize; }
+unsigned this_lane() { return current_context().linear % kWarpSize; }
 
 unsigned active_mask() {
   const Fiber& self = current_fiber();
@@ -537,7 +547,7 @@ void trap() {
 
 void fence() {}
 
-long long thread_clock() { return current_fiber().thread.accesses; }
+long long thread_clock() { return current_context().accesses; }
 
 namespace {
 std::uint64_t warp_call(WarpCall call, const char* name, unsigned mask, std::uint64_t value, int source) {

@@ -12,10 +12,20 @@
 
 namespace rooflab::cuda_cpu::detail {
 
-struct ThreadContext {
+// What every access reads comes first, in one cache line: a block's
+// threads take turns, and each turn starts with its context out of cache.
+struct alignas(64) ThreadContext {
   std::uintptr_t stack_low = 0, stack_high = 0;  // its own stack: private, never checked
   unsigned linear = 0;                           // x + y·X + z·X·Y: decides the warp and lane
+  // Inside the runtime (RuntimeScope): accesses are the runtime's own.
+  int in_runtime = 0;
+  long long accesses = 0;  // clock64()
   dim3 thread_idx;
+  // Its accesses since its warp's requests were last counted (at a barrier):
+  // warp_requests.cpp.
+  std::uint32_t position = 0;
+  std::uint64_t requests_serial = 0;  // the warp's count its position belongs to
+  std::uint64_t keyed_serial = 0;     // the warp's keyed serial its `occurrences` belong to
   // Its warp's vector clock: clock[lane] is the last tick of that lane this
   // thread is ordered after (by __syncwarp, shuffles, ballots); clock[own
   // lane] is its own tick.
@@ -28,19 +38,18 @@ struct ThreadContext {
   // A spin-wait: repeated atomic or volatile reads of one address.
   std::uintptr_t spin_address = 0;
   unsigned spin_reads = 0;
-  // Its accesses since its warp's requests were last counted (at a barrier),
-  // and per instruction how many times it ran it (warp_requests.cpp).
-  std::uint32_t position = 0;
-  std::uint64_t requests_serial = 0;  // the warp's count its position belongs to
-  std::uint64_t keyed_serial = 0;     // the warp's keyed serial its `occurrences` belong to
-  std::unordered_map<const void*, std::uint32_t> occurrences;
-  long long accesses = 0;  // clock64()
-  // Inside the runtime (RuntimeScope): accesses are the runtime's own.
-  int in_runtime = 0;
+  // Once its warp's requests are keyed: per instruction (by the warp's slot
+  // for it) how many times it ran it, and the request after the one it
+  // joined last.
+  std::vector<std::uint32_t> occurrences;
+  std::uint32_t next_request = 0;
 };
 
-// Where kernel code runs now: null outside a launch, and in host code.
-ThreadContext* current_thread();
+// Where kernel code runs now: null outside a launch, and in host code. Set
+// by the scheduler; constinit, so that reading it from another file is one
+// load, not a call (every access of kernel code reads it).
+extern constinit thread_local ThreadContext* running_thread;
+inline ThreadContext* current_thread() { return running_thread; }
 
 // Marks the running CUDA thread as inside the runtime while it lives. The
 // runtime's own code may run instrumented copies of library templates (the
@@ -49,7 +58,9 @@ ThreadContext* current_thread();
 // Per thread, not per OS thread: a fiber may yield inside the runtime.
 class RuntimeScope {
  public:
-  RuntimeScope() : thread_(current_thread()) {
+  RuntimeScope() : RuntimeScope(current_thread()) {}
+  // `thread`: the running one, already at hand.
+  explicit RuntimeScope(ThreadContext* thread) : thread_(thread) {
     if (thread_) ++thread_->in_runtime;
   }
   ~RuntimeScope() {
