@@ -32,8 +32,8 @@
 #   <name>_public_tests  public tests (ctest names "<name>.public.<Suite>.<Test>")
 #   <name>_hidden_tests  public + hidden tests where ROOFLAB_HIDDEN_TESTS is on
 #                        and grading/tests/ is there (ctest names
-#                        "<name>.hidden...."), and in the reference build a
-#                        ctest entry running them for seeds 1..ROOFLAB_SEED_SWEEP
+#                        "<name>.hidden...."), and in the reference build
+#                        ctest entries running them for seeds 1..ROOFLAB_SEED_SWEEP
 # and, for the grader's two-process path (cmake/course_rpc.cmake):
 #   <name>_verdict       public + hidden tests linked with NO student code: each
 #                        contract call goes to a worker (reference build only)

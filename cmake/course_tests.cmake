@@ -15,8 +15,7 @@ function(_course_add_tests name public_tests out_var)
       list(APPEND test_objects "$<TARGET_OBJECTS:${name}_hidden_test_objects>")
       _course_add_test_binary(${name}_hidden_tests ${name} "${name}.hidden." "${test_objects}")
       if(ROOFLAB_BUILD_TOOLS)
-        _course_add_seed_sweep(${name}_hidden_tests ${name}_public_tests
-                               "${name}.hidden.every_seed_from_1_to_${ROOFLAB_SEED_SWEEP}")
+        _course_add_seed_sweep(${name}_hidden_tests ${name}_public_tests "${name}.hidden")
       endif()
     endif()
   endif()
@@ -52,10 +51,25 @@ endfunction()
 # beside the reference: autograder/README.md), whose checks hold for any seed;
 # and the *Training* tests (a07's end-to-end training runs, seconds each),
 # which the ordinary entry runs for its seed and every grading for a new one.
-function(_course_add_seed_sweep target public_target test_name)
-  add_test(NAME "${test_name}"
-           COMMAND "${CMAKE_COMMAND}" "-DBINARY=$<TARGET_FILE:${target}>" "-DSEEDS=${ROOFLAB_SEED_SWEEP}"
-                   "-DFILTER=-*Memory*:*LongContext*:*Leaderboard*:*Training*" "-DEXCLUDE_TESTS_OF=$<TARGET_FILE:${public_target}>" -P
-                   "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_for_seeds.cmake")
-  set_tests_properties("${test_name}" PROPERTIES TIMEOUT 600 ENVIRONMENT OMP_WAIT_POLICY=passive)
+#
+# The seeds are split into ctest entries of kSeedsPerEntry each
+# ("<prefix>.every_seed_from_1_to_50", "..._51_to_100", …): ctest spreads them
+# over the cores beside the other tests, and each stays minutes inside its
+# time limit when other gradings share the machine.
+function(_course_add_seed_sweep target public_target prefix)
+  set(seeds_per_entry 50)
+  foreach(first RANGE 1 ${ROOFLAB_SEED_SWEEP} ${seeds_per_entry})
+    math(EXPR last "${first} + ${seeds_per_entry} - 1")
+    if(last GREATER ROOFLAB_SEED_SWEEP)
+      set(last ${ROOFLAB_SEED_SWEEP})
+    endif()
+    set(test_name "${prefix}.every_seed_from_${first}_to_${last}")
+    add_test(NAME "${test_name}"
+             COMMAND "${CMAKE_COMMAND}" "-DBINARY=$<TARGET_FILE:${target}>" "-DFIRST_SEED=${first}" "-DLAST_SEED=${last}"
+                     "-DFILTER=-*Memory*:*LongContext*:*Leaderboard*:*Training*"
+                     "-DEXCLUDE_TESTS_OF=$<TARGET_FILE:${public_target}>" -P
+                     "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_for_seeds.cmake")
+    # COST: an entry takes up to a minute or two; ctest starts the longest tests first.
+    set_tests_properties("${test_name}" PROPERTIES TIMEOUT 600 COST 50 ENVIRONMENT OMP_WAIT_POLICY=passive)
+  endforeach()
 endfunction()

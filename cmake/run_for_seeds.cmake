@@ -1,13 +1,13 @@
-# cmake -DBINARY=<test binary> -DSEEDS=<count> -DFILTER=<gtest filter>
+# cmake -DBINARY=<test binary> -DFIRST_SEED=<seed> -DLAST_SEED=<seed> -DFILTER=<gtest filter>
 #       [-DEXCLUDE_TESTS_OF=<test binary>] -P run_for_seeds.cmake
 #
-# Runs a hidden-test binary once for each ROOFLAB_SEED in 1..SEEDS. The grader
-# draws a fresh seed for every grading, so a hidden test that fails correct code
-# for even one seed in a hundred would take points from a right submission now
-# and then; linked with solutions/, every seed must pass. Fails naming each
-# failing seed and showing the first failure, which `ROOFLAB_SEED=<seed> BINARY`
-# reproduces.
-foreach(required IN ITEMS BINARY SEEDS FILTER)
+# Runs a hidden-test binary once for each ROOFLAB_SEED in FIRST_SEED..LAST_SEED.
+# The grader draws a fresh seed for every grading, so a hidden test that fails
+# correct code for even one seed in a hundred would take points from a right
+# submission now and then; linked with solutions/, every seed must pass. Fails
+# naming each failing seed and showing the first failure, which
+# `ROOFLAB_SEED=<seed> BINARY` reproduces.
+foreach(required IN ITEMS BINARY FIRST_SEED LAST_SEED FILTER)
   if(NOT DEFINED ${required})
     message(FATAL_ERROR "run_for_seeds.cmake: -D${required}=... is required")
   endif()
@@ -41,7 +41,7 @@ endif()
 
 set(failing_seeds "")
 set(first_failure "")
-foreach(seed RANGE 1 ${SEEDS})
+foreach(seed RANGE ${FIRST_SEED} ${LAST_SEED})
   execute_process(COMMAND "${CMAKE_COMMAND}" -E env "ROOFLAB_SEED=${seed}" "${BINARY}" --gtest_brief=1
                           "--gtest_filter=${FILTER}"
                   RESULT_VARIABLE exit_code OUTPUT_VARIABLE output ERROR_VARIABLE output)
@@ -56,8 +56,9 @@ endforeach()
 if(failing_seeds)
   list(LENGTH failing_seeds count)
   list(GET failing_seeds 0 first_seed)
+  math(EXPR seeds "${LAST_SEED} - ${FIRST_SEED} + 1")
   list(JOIN failing_seeds ", " seed_list)
-  message(FATAL_ERROR "${BINARY} failed for ${count} of ${SEEDS} seeds: ${seed_list}\n"
+  message(FATAL_ERROR "${BINARY} failed for ${count} of the ${seeds} seeds ${FIRST_SEED} to ${LAST_SEED}: ${seed_list}\n"
                       "first failure (ROOFLAB_SEED=${first_seed}):\n${first_failure}")
 endif()
-message(STATUS "${BINARY}: passed for every seed from 1 to ${SEEDS}")
+message(STATUS "${BINARY}: passed for every seed from ${FIRST_SEED} to ${LAST_SEED}")

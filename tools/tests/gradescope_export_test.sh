@@ -41,7 +41,16 @@ others=$(cd "$root/source" && find solutions -mindepth 2 -maxdepth 2 -name gradi
 [ -z "$others" ] || fail "other labs' hidden material is in the zip: $others"
 
 echo "== setup.sh (builds the reference kit: minutes)"
-AUTOGRADER_ROOT="$root" bash "$root/source/setup.sh" >"$work/setup.log" 2>&1 || { tail -n 30 "$work/setup.log"; fail "setup.sh failed"; }
+# Under `./lab test`, which exports its compiler cache (CCACHE_DIR, with paths
+# relative to the course), setup.sh's cmake compiles through it: the zip holds
+# the sources the reference build has just compiled, so the build takes
+# seconds and gives the same objects. Run alone, it compiles everything.
+launcher=()
+if [ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null; then
+  launcher=(CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+fi
+env "${launcher[@]}" AUTOGRADER_ROOT="$root" bash "$root/source/setup.sh" >"$work/setup.log" 2>&1 ||
+  { tail -n 30 "$work/setup.log"; fail "setup.sh failed"; }
 
 # Nobody (student code, when the grader is root) reads no solution and no
 # reference build but the grading kit, which every staged course copies.
