@@ -15,19 +15,27 @@
 
 namespace rooflab {
 
-inline float exp_nonpositive(float x) {
-  const float clamped = std::max(x, -87.0f);
-  const float k = std::floor(clamped * 1.44269504f + 0.5f);
-  const float r = (clamped - k * 0.693359375f) + k * 2.12194440e-4f;  // ln 2 split in two for accuracy
-  float p = 1.0f / 720;
+namespace detail {
+// exp(r) with r = x − k·ln 2, for a float or every lane of a float vector:
+// ln 2 split in two for accuracy, then the Taylor series to r⁶.
+template <class T>
+T exp_reduced(T x, T k) {
+  const T r = (x - k * 0.693359375f) + k * 2.12194440e-4f;
+  T p = T{} + 1.0f / 720;
   p = p * r + 1.0f / 120;
   p = p * r + 1.0f / 24;
   p = p * r + 1.0f / 6;
   p = p * r + 0.5f;
   p = p * r + 1.0f;
-  p = p * r + 1.0f;
+  return p * r + 1.0f;
+}
+}  // namespace detail
+
+inline float exp_nonpositive(float x) {
+  const float clamped = std::max(x, -87.0f);
+  const float k = std::floor(clamped * 1.44269504f + 0.5f);
   const float two_to_k = std::bit_cast<float>((static_cast<std::int32_t>(k) + 127) << 23);
-  return x < -87.0f ? 0.0f : p * two_to_k;
+  return x < -87.0f ? 0.0f : detail::exp_reduced(clamped, k) * two_to_k;
 }
 
 // The same exp, every lane of a GCC/Clang float vector at once (V is e.g.
@@ -42,16 +50,8 @@ V exp_nonpositive_lanes(V x) {
   const V clamped = x < -87.0f ? V{} - 87.0f : x;
   const V shifted = clamped * 1.44269504f + kRound;
   const V k = shifted - kRound;
-  const V r = (clamped - k * 0.693359375f) + k * 2.12194440e-4f;
-  V p = V{} + 1.0f / 720;
-  p = p * r + 1.0f / 120;
-  p = p * r + 1.0f / 24;
-  p = p * r + 1.0f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
   const Ints two_to_k = ((std::bit_cast<Ints>(shifted) - std::bit_cast<std::int32_t>(kRound)) + 127) << 23;
-  return x < -87.0f ? V{} : p * std::bit_cast<V>(two_to_k);
+  return x < -87.0f ? V{} : detail::exp_reduced(clamped, k) * std::bit_cast<V>(two_to_k);
 }
 
 }  // namespace rooflab

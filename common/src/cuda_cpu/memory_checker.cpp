@@ -22,6 +22,18 @@ std::int32_t code_offset(const void* pc) {
   return static_cast<std::int32_t>(reinterpret_cast<std::intptr_t>(pc) - kCodeBase);
 }
 const void* code_address(std::int32_t offset) { return reinterpret_cast<const void*>(kCodeBase + offset); }
+
+// A block and one of its barrier intervals as one word: "same block, same
+// interval" is then one comparison.
+constexpr std::uint64_t epoch_of(std::uint32_t block, std::uint32_t interval) {
+  return block | std::uint64_t{interval} << 32;
+}
+
+// Whether [address, address + size) lies within [begin, begin + bytes) (the
+// unsigned differences also reject addresses below begin).
+inline bool lies_within(std::uintptr_t address, unsigned size, std::uintptr_t begin, std::size_t bytes) {
+  return address - begin < bytes && address + size - begin <= bytes;
+}
 }  // namespace
 
 // One access as the shadow keeps it: who, between which barriers, at which
@@ -35,7 +47,7 @@ struct LaunchChecker::Stamp {
   std::uint32_t clock = 0;
   std::int32_t pc = 0;  // code_offset()
 
-  std::uint64_t epoch() const { return block | std::uint64_t{interval} << 32; }
+  std::uint64_t epoch() const { return epoch_of(block, interval); }
 };
 
 // The shadow of one 4-byte word: its last write, and up to two reads since.
@@ -191,13 +203,13 @@ void LaunchChecker::begin_block(unsigned linear) {
   block_linear_ = linear;
   ++block_serial_;
   interval_ = 0;
-  epoch_ = block_linear_;
+  epoch_ = epoch_of(block_linear_, interval_);
   std::memset(arena_.get(), 0, std::min(kSharedMemoryPerBlock, dynamic_bytes_ + static_bytes_ + 128));
 }
 
 void LaunchChecker::barrier() {
   ++interval_;
-  epoch_ = block_linear_ | std::uint64_t{interval_} << 32;
+  epoch_ = epoch_of(block_linear_, interval_);
   for (WarpRequests& warp : warps_) warp.count_into(counters_);
 }
 
@@ -370,9 +382,9 @@ std::string LaunchChecker::fault(const ThreadContext& thread, const Access& acce
 // then a search.
 LaunchChecker::Region* LaunchChecker::region_of(std::uintptr_t address, unsigned size) {
   const std::size_t live = dynamic_bytes_ + static_bytes_;
-  if (address - shared_begin_ < live && address + size - shared_begin_ <= live) return shared_region_.get();
+  if (lies_within(address, size, shared_begin_, live)) return shared_region_.get();
   for (const RecentBuffer& recent : recent_)
-    if (address - recent.begin < recent.bytes && address + size - recent.begin <= recent.bytes) return recent.region;
+    if (lies_within(address, size, recent.begin, recent.bytes)) return recent.region;
   return find_region(address, size);
 }
 
@@ -381,7 +393,7 @@ LaunchChecker::Region* LaunchChecker::find_region(std::uintptr_t address, unsign
                                       [](std::uintptr_t a, const auto& r) { return a < r->begin; });
   if (after != buffers_.begin()) {
     Region* buffer = std::prev(after)->get();
-    if (address - buffer->begin < buffer->bytes && address + size - buffer->begin <= buffer->bytes) {
+    if (lies_within(address, size, buffer->begin, buffer->bytes)) {
       std::copy_backward(recent_.begin(), recent_.end() - 1, recent_.end());
       recent_[0] = {buffer->begin, buffer->bytes, buffer};
       return buffer;
@@ -459,8 +471,7 @@ void LaunchChecker::check(ThreadContext& thread, std::uintptr_t address, unsigne
   // Most accesses: a plain load or store of one word of shared memory (which
   // the kernel's parameters never overlap), what access() does for it.
   const std::size_t live = dynamic_bytes_ + static_bytes_;
-  if (!(flags & kAtomic) && (address & 3) + size <= 4 && address - shared_begin_ < live &&
-      address + size - shared_begin_ <= live) {
+  if (!(flags & kAtomic) && (address & 3) + size <= 4 && lies_within(address, size, shared_begin_, live)) {
     if (!shared_word_access(thread, address, size, flags & kWrite, pc)) abandon();
     return;
   }
