@@ -200,7 +200,7 @@ std::string strip_solutions(const std::string& source, const std::string& qualif
   std::ostringstream out;
   std::size_t line_number = 0;
   std::size_t offset = 0;
-  std::optional<std::size_t> region_start_line;
+  std::size_t region_start_line = 0;  // the open region's BEGIN line; 0: none open (lines count from 1)
   std::string stub;
   for (const std::string& line : text::split_lines(source)) {
     ++line_number;
@@ -212,7 +212,7 @@ std::string strip_solutions(const std::string& source, const std::string& qualif
     };
     if (trimmed == kBegin) {
       if (region_start_line)
-        fail("BEGIN SOLUTION inside the region opened at line " + std::to_string(*region_start_line));
+        fail("BEGIN SOLUTION inside the region opened at line " + std::to_string(region_start_line));
       region_start_line = line_number;
       const std::string indent = line.substr(0, line.find_first_not_of(" \t"));
       stub = indent + "// YOUR CODE HERE\n";
@@ -231,7 +231,7 @@ std::string strip_solutions(const std::string& source, const std::string& qualif
     if (trimmed == kEnd) {
       if (!region_start_line) fail("END SOLUTION without a BEGIN SOLUTION");
       out << stub;
-      region_start_line.reset();
+      region_start_line = 0;
       continue;
     }
     if (trimmed.find(kBegin) != std::string::npos || trimmed.find(kEnd) != std::string::npos)
@@ -239,7 +239,7 @@ std::string strip_solutions(const std::string& source, const std::string& qualif
     if (!region_start_line) out << line << '\n';
   }
   if (region_start_line) {
-    throw ReleaseError(file + ":" + std::to_string(*region_start_line) +
+    throw ReleaseError(file + ":" + std::to_string(region_start_line) +
                        ": BEGIN SOLUTION is never closed by END SOLUTION");
   }
   std::string result = out.str();
