@@ -38,15 +38,7 @@ std::uint32_t WarpRequests::find_keyed(ThreadContext& lane, const void* pc, Spac
     lane.keyed_serial = keyed_serial_;
     lane.next_request = lane.position;
   }
-  // Lanes that skipped an access (a branch) mostly go on in step after it:
-  // the request after the lane's last is its key's, if its key matches.
-  if (lane.next_request < requests_.size()) {
-    const Request& next = requests_[lane.next_request];
-    if (next.pc == pc && next.slot < lane.occurrences.size() && lane.occurrences[next.slot] == next.occurrence) {
-      ++lane.occurrences[next.slot];
-      return lane.next_request++;
-    }
-  }
+  if (joins_next(lane, pc)) return take_next(lane);
   const std::uint32_t slot = slot_of(pc);
   if (slot >= lane.occurrences.size()) lane.occurrences.resize(slot + 1, 0);
   const std::uint32_t occurrence = lane.occurrences[slot]++;
@@ -76,20 +68,27 @@ void WarpRequests::key_every_request() {
   }
 }
 
+namespace {
+// Where the open-addressing table of `mask` + 1 entries starts looking for
+// `pc` (Fibonacci hashing: instruction addresses differ in their low bits).
+std::size_t home_slot(const void* pc, std::size_t mask) {
+  return (reinterpret_cast<std::uintptr_t>(pc) * 0x9e3779b97f4a7c15ull >> 32) & mask;
+}
+}  // namespace
+
 std::uint32_t WarpRequests::slot_of(const void* pc) {
   if (2 * (slot_count_ + 1) > slots_.size()) {  // at most half full: probes stay short
     std::vector<std::pair<const void*, std::uint32_t>> old(std::max<std::size_t>(64, 2 * slots_.size()));
     old.swap(slots_);
     for (const auto& [key, slot] : old) {
       if (!slot) continue;
-      std::size_t at = (reinterpret_cast<std::uintptr_t>(key) * 0x9e3779b97f4a7c15ull >> 32) & (slots_.size() - 1);
+      std::size_t at = home_slot(key, slots_.size() - 1);
       while (slots_[at].second) at = (at + 1) & (slots_.size() - 1);
       slots_[at] = {key, slot};
     }
   }
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t at = (reinterpret_cast<std::uintptr_t>(pc) * 0x9e3779b97f4a7c15ull >> 32) & mask;;
-       at = (at + 1) & mask) {
+  for (std::size_t at = home_slot(pc, mask);; at = (at + 1) & mask) {
     auto& [key, slot] = slots_[at];
     if (slot && key == pc) return slot - 1;
     if (!slot) {

@@ -31,13 +31,8 @@ class WarpRequests {
           lane.position = position + 1;
           return note(requests_[position], address, size);
         }
-      } else if (lane.keyed_serial == keyed_serial_ && lane.next_request < requests_.size()) {
-        Request& next = requests_[lane.next_request];
-        if (next.pc == pc && next.slot < lane.occurrences.size() && lane.occurrences[next.slot] == next.occurrence) {
-          ++lane.occurrences[next.slot];
-          ++lane.next_request;
-          return note(next, address, size);
-        }
+      } else if (lane.keyed_serial == keyed_serial_ && joins_next(lane, pc)) {
+        return note(requests_[take_next(lane)], address, size);
       }
     }
     add_otherwise(lane, pc, space, operation, address, size);
@@ -81,6 +76,18 @@ class WarpRequests {
     Operation operation;
   };
   static unsigned shift_of(Space space) { return space == Space::global ? 5 : 2; }
+  // Keyed: whether the lane's access at `pc` is its key's request and the one
+  // after the lane's last (lanes that skipped an access, a branch, mostly go
+  // on in step after it); take_next() then joins the lane to it.
+  bool joins_next(const ThreadContext& lane, const void* pc) const {
+    if (lane.next_request >= requests_.size()) return false;
+    const Request& next = requests_[lane.next_request];
+    return next.pc == pc && next.slot < lane.occurrences.size() && lane.occurrences[next.slot] == next.occurrence;
+  }
+  std::uint32_t take_next(ThreadContext& lane) {
+    ++lane.occurrences[requests_[lane.next_request].slot];
+    return lane.next_request++;
+  }
   // A lane's access joins `request`: its units go into the bitmap (of an
   // access past 255 bytes, those of its first 255).
   void note(Request& request, std::uintptr_t address, unsigned size) {
