@@ -54,17 +54,16 @@ std::vector<float> normal(std::size_t count, std::mt19937_64& engine, float scal
 // in registers without intrinsics; the arithmetic on them compiles to FMA.
 #if defined(__AVX512F__)
 constexpr int kLanes = 16;
-constexpr int kTileRows = 8;  // a linear tile: 8 rows × 2 vectors = 16 accumulators of 32 registers
+constexpr int kTileRows = 8, kTileVectors = 3;  // a linear tile: 8 rows × 3 vectors = 24 accumulators of 32 registers
 #elif defined(__AVX__)
 constexpr int kLanes = 8;
-constexpr int kTileRows = 4;  // 4 rows × 2 vectors = 8 accumulators of 16 registers
+constexpr int kTileRows = 4, kTileVectors = 2;  // 4 rows × 2 vectors = 8 accumulators of 16 registers
 #else
 constexpr int kLanes = 4;
-constexpr int kTileRows = 4;
+constexpr int kTileRows = 4, kTileVectors = 2;
 #endif
 typedef float Vec __attribute__((vector_size(kLanes * 4)));
 typedef std::int32_t IntVec __attribute__((vector_size(kLanes * 4)));
-constexpr int kTileVectors = 2;
 // W's rows a tile sums over before its sums go back to y: loading and storing
 // the sums costs little beside 32 rows' multiply-adds, and this chunk's slice
 // of W and the next one's (prefetched, see linear_tile) fit in L2 together.
@@ -135,6 +134,7 @@ void linear_band(const LinearArgs& a, std::int64_t begin, std::int64_t end) {
     const std::int64_t p1 = std::min(a.in, p0 + kChunkRows);
     std::int64_t j = begin;
     for (; j + kTileWidth <= end; j += kTileWidth) linear_columns<kTileVectors>(a, j, p0, p1);
+    for (; j + 2 * kLanes <= end; j += 2 * kLanes) linear_columns<2>(a, j, p0, p1);
     for (; j < end; j += kLanes) linear_columns<1>(a, j, p0, p1);
   }
 }
@@ -282,12 +282,66 @@ void head_block(const HeadArgs& a, std::int64_t v0) {
   if (r0 < a.rows) head_tile<1>(a, r0, v0);
 }
 
+// From kLanes + 1 rows on, the batch goes in the vector lanes instead: the
+// logits of kHeadGroup rows for kHeadVocab vocabulary rows are kHeadVocab ×
+// kHeadVectors accumulators, and each step i of the depth loads hᵀ[i]'s
+// kHeadVectors vectors and broadcasts one value of each vocabulary row, with
+// no sum across lanes at the end. Per multiply-add that is a twelfth of a
+// vector load where head_tile<4> needs half of one, and h (96 KiB at batch 32,
+// more than L1 holds) is read once per kHeadVocab vocabulary rows instead of
+// once per 4: at batch 32 it runs about twice as fast (docs/benchmarks.md).
+constexpr int kHeadVectors = 2;
+constexpr std::int64_t kHeadGroup = kHeadVectors * kLanes;  // batch rows per group
+// kHeadVocab × kHeadVectors accumulators and kHeadVectors of hᵀ: 26 of
+// AVX-512's 32 registers, or 14 of AVX's 16.
+constexpr int kHeadVocab = kLanes == 16 ? 12 : 6;
+
+// logits[g0 + l][v0 + k] for the K vocabulary rows from v0 and the kHeadGroup
+// rows of hᵀ (d × kHeadGroup, lane l = batch row g0 + l; rows past the batch
+// are zeros and are not stored). The first group asks for the next K
+// vocabulary rows, a cache line of each per kLanes steps.
+template <int K>
+void head_group(const HeadArgs& a, const float* ht, std::int64_t g0, std::int64_t v0) {
+  Vec acc[K][kHeadVectors] = {};
+  const bool prefetch = g0 == 0 && v0 + 2 * K <= a.vocab;
+  for (std::int64_t i = 0; i < a.d; ++i) {
+    Vec h[kHeadVectors];
+    for (int v = 0; v < kHeadVectors; ++v) h[v] = load(ht + i * kHeadGroup + v * kLanes);
+    if (prefetch && i % kLanes == 0)
+      for (int k = 0; k < K; ++k) __builtin_prefetch(a.e + (v0 + K + k) * a.d + i);
+    for (int k = 0; k < K; ++k) {
+      const float e = a.e[(v0 + k) * a.d + i];
+      for (int v = 0; v < kHeadVectors; ++v) acc[k][v] += e * h[v];
+    }
+  }
+  const std::int64_t rows = std::min(kHeadGroup, a.rows - g0);
+  for (std::int64_t l = 0; l < rows; ++l)
+    for (int k = 0; k < K; ++k) a.logits[(g0 + l) * a.vocab + v0 + k] = acc[k][l / kLanes][l % kLanes];
+}
+
 // logits (rows × vocab) = h · Eᵀ: the LM head, tied to the token embedding.
-// E is read once, kLanes vocabulary rows at a time, by whichever thread owns
-// them; every row of the batch is applied to them while they are in cache.
+// E is read once, by whichever thread owns a block of its rows; every row of
+// the batch is applied to a block while it is in cache. Up to kLanes rows:
+// head_block's dot products. Beyond: hᵀ in groups of kHeadGroup rows
+// (zero-padded), against kHeadVocab vocabulary rows at a time.
 void lm_head(const Model& model, const float* h, std::int64_t rows, float* logits) {
   const std::int64_t d = model.config.d_model, vocab = model.config.vocab;
   const HeadArgs args{h, model.token_embedding.data(), logits, rows, d, vocab};
+  if (rows > kLanes) {
+    const std::int64_t groups = (rows + kHeadGroup - 1) / kHeadGroup;
+    std::vector<float> ht(static_cast<std::size_t>(groups * d * kHeadGroup), 0.0f);  // group g: d × kHeadGroup
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t i = 0; i < d; ++i)
+        ht[static_cast<std::size_t>((r / kHeadGroup * d + i) * kHeadGroup + r % kHeadGroup)] = h[r * d + i];
+    const std::int64_t blocks = vocab / kHeadVocab;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t block = 0; block < blocks; ++block)
+      for (std::int64_t g = 0; g < groups; ++g)
+        head_group<kHeadVocab>(args, ht.data() + g * d * kHeadGroup, g * kHeadGroup, block * kHeadVocab);
+    for (std::int64_t v = blocks * kHeadVocab; v < vocab; ++v)  // the vocabulary's last few rows
+      for (std::int64_t g = 0; g < groups; ++g) head_group<1>(args, ht.data() + g * d * kHeadGroup, g * kHeadGroup, v);
+    return;
+  }
   const std::int64_t blocks = vocab / kLanes;
 #pragma omp parallel for schedule(static)
   for (std::int64_t block = 0; block < blocks; ++block) head_block(args, block * kLanes);

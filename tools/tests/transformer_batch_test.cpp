@@ -1,0 +1,65 @@
+// a06's provided transformer decodes a batch with other kernels than a single
+// sequence: linear tiles of up to 8 rows, and from 17 rows on an LM head that
+// holds the batch in the vector lanes, 32 rows to a group, the last group
+// padded. Whatever the batch, each sequence's logits must be what recomputing
+// it alone from scratch gives (full_logits), also when some sequences sit a
+// step out. The shapes below leave remainders everywhere: output widths that
+// are not whole tiles (144 = 9 vectors of 16), a vocabulary that is not whole
+// blocks (50 = 4 × 12 + 2), batches of one group and a row (17), one group
+// (32) and a group and a part (40).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "a06_kv_cache_decode/transformer.hpp"
+
+namespace a06_kv_cache_decode {
+namespace {
+
+ModelConfig small_model() {
+  ModelConfig config;
+  config.layers = 2;
+  config.d_model = 48;
+  config.heads = 4;
+  config.kv_heads = 2;
+  config.d_ff = 96;
+  config.vocab = 50;
+  config.context = 16;
+  return config;
+}
+
+class BatchedStep : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(BatchedStep, EverySequenceMatchesRecomputingItAlone) {
+  const std::int64_t batch = GetParam();
+  const Model model = random_model(small_model(), 11);
+  DecodeState state = make_decode_state(model.config, batch, 8, false);
+  std::vector<std::vector<std::int64_t>> sequences(static_cast<std::size_t>(batch));
+  for (std::int64_t position = 0; position < 3; ++position) {
+    std::vector<std::int64_t> tokens(static_cast<std::size_t>(batch));
+    for (std::int64_t s = 0; s < batch; ++s)  // at the second step every third sequence sits out
+      tokens[static_cast<std::size_t>(s)] = position == 1 && s % 3 == 0 ? -1 : (7 * s + 13 * position) % 50;
+    const std::vector<float> logits = step(model, state, tokens);
+    ASSERT_EQ(logits.size(), static_cast<std::size_t>(batch * model.config.vocab));
+    for (std::int64_t s = 0; s < batch; ++s) {
+      const std::int64_t token = tokens[static_cast<std::size_t>(s)];
+      const float* row = logits.data() + s * model.config.vocab;
+      if (token == -1) {
+        for (std::int64_t v = 0; v < model.config.vocab; ++v) ASSERT_EQ(row[v], 0.0f) << "sequence " << s;
+        continue;
+      }
+      sequences[static_cast<std::size_t>(s)].push_back(token);
+      const std::vector<float> alone = full_logits(model, sequences[static_cast<std::size_t>(s)]);
+      for (std::int64_t v = 0; v < model.config.vocab; ++v)
+        ASSERT_NEAR(row[v], alone[static_cast<std::size_t>(v)], 1e-4 + 1e-3 * std::fabs(alone[static_cast<std::size_t>(v)]))
+            << "batch " << batch << ", sequence " << s << ", step " << position << ", vocabulary row " << v;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Transformer, BatchedStep, ::testing::Values(1, 9, 17, 32, 40));
+
+}  // namespace
+}  // namespace a06_kv_cache_decode
