@@ -53,7 +53,8 @@ TEST_P(BatchedStep, EverySequenceMatchesRecomputingItAlone) {
       sequences[static_cast<std::size_t>(s)].push_back(token);
       const std::vector<float> alone = full_logits(model, sequences[static_cast<std::size_t>(s)]);
       for (std::int64_t v = 0; v < model.config.vocab; ++v)
-        ASSERT_NEAR(row[v], alone[static_cast<std::size_t>(v)], 1e-4 + 1e-3 * std::fabs(alone[static_cast<std::size_t>(v)]))
+        ASSERT_NEAR(row[v], alone[static_cast<std::size_t>(v)],
+                    1e-4 + 1e-3 * std::fabs(alone[static_cast<std::size_t>(v)]))
             << "batch " << batch << ", sequence " << s << ", step " << position << ", vocabulary row " << v;
     }
   }
