@@ -125,22 +125,28 @@ TEST(ConcurrentGrading, TwoGradingsAtOnceEachEarnTheirOwnScore) {
 // The adversarial fork bomb (autograder/tests/adversarial/fork_bomb) forks
 // without end in every test that calls its attack, each until its time limit.
 // Graded beside it, once it is forking, the partial example still earns
-// exactly its score: the bomb fills its own workers' pids cgroups. With
-// RLIMIT_NPROC shared by the two gradings, the partial's configure step failed
-// with "Resource temporarily unavailable" and it scored 0. (About 45 s: the
-// bomb's tests wait out their time limit.)
+// exactly its score: the bomb fills its own workers' pids cgroups, and its
+// copies share one step's CPU time (cpu cgroups), so the partial's right
+// answers stay far inside a01's 2 s per test. With RLIMIT_NPROC shared by the
+// two gradings, the partial's configure step failed with "Resource
+// temporarily unavailable" and it scored 0; with the cores shared by process,
+// each of the bomb's copies took as much CPU as the partial's worker. (About
+// 25 s: the bomb's tests wait out their time limit.)
 TEST(ConcurrentGrading, AForkBombBesideAGradingCostsItNothing) {
   const fs::path folder = fresh_folder();
   GradingRun bomb{"fork_bomb", kSource / "autograder" / "tests" / "adversarial" / "fork_bomb", {}, {}, {}};
   GradingRun partial{"partial", kSource / "examples" / "submissions" / "partial", {}, {}, {}};
   std::thread bomber([&bomb, &folder] { grade(bomb, folder); });
-  // The partial grading starts as the bomb's build does: its configure and
-  // build are still forking when the bomb's tests start to. (A step that
-  // starts after the bomb filled the count got RLIMIT_NPROC's headroom above
-  // it; one already running did not.)
+  // The partial grading starts as the bomb's tests do: its configure and
+  // build are still forking when the bomb's first attacks fork, and its tests
+  // run beside the later ones. (With 2 s per test the bomb forks for about
+  // 16 s of its test run: started with the bomb's build, the partial could
+  // finish before the bomb's tests began. A step that starts after the bomb
+  // filled RLIMIT_NPROC's count got its headroom above it; one already
+  // running did not.)
   for (const auto deadline = Clock::now() + std::chrono::minutes(5); Clock::now() < deadline;) {
     const fs::path log = folder / (bomb.name + ".log");
-    if (fs::exists(log) && text::read_file(log).find("] building") != std::string::npos) break;
+    if (fs::exists(log) && text::read_file(log).find("] running") != std::string::npos) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   std::atomic<int> most_forks{0};  // the bomb's forks seen while the partial grades

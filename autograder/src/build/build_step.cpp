@@ -47,6 +47,8 @@ void configure_staged_course(const Grading& grading, const StagedSubmission& sta
                                             : "rlimits only: " + grading.cgroups.why_not())
             << ", processes "
             << (grading.pids.available() ? grading.pids.mechanism() : "RLIMIT_NPROC only: " + grading.pids.why_not())
+            << ", CPU "
+            << (grading.cpu.available() ? grading.cpu.mechanism() : "shared by process: " + grading.cpu.why_not())
             << ")\n";
   const ProcessResult configure =
       run_build_step(grading,

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "build/build_step.hpp"
+#include "os/cpu_cgroup.hpp"
 #include "os/memory_cgroup.hpp"
 #include "os/pids_cgroup.hpp"
 #include "os/scratch_space.hpp"
@@ -177,12 +178,14 @@ void grade_into(GradeResult& result, const GradeOptions& options, const Manifest
   const std::string name = unique_name();
   const MemoryCgroups cgroups = MemoryCgroups::probe(name);
   const PidsCgroups pids = PidsCgroups::probe(name, cgroups);
+  const CpuCgroups cpu = CpuCgroups::probe(name, cgroups, pids);
   // CUDA is compiled for a submission only where its GPU tests can also run.
   Grading grading{options,
                   manifest,
                   sandbox,
                   cgroups,
                   pids,
+                  cpu,
                   scratch.path(),
                   scratch.path() / "build",
                   manifest.with_cuda && gpu_count() > 0};

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "os/cpu_cgroup.hpp"
 #include "os/memory_cgroup.hpp"
 #include "os/pids_cgroup.hpp"
 #include "os/sandbox.hpp"
@@ -45,14 +46,15 @@ struct Grading {
   const Sandbox& sandbox;
   const MemoryCgroups& cgroups;
   const PidsCgroups& pids;
+  const CpuCgroups& cpu;
   std::filesystem::path scratch;
   std::filesystem::path build;  // the staged course's build folder
   bool gpu = false;
 
-  // One step's memory and pids cgroups, each where the machine has one to give.
+  // One step's memory, pids and cpu cgroups, each where the machine has one to give.
   StepCgroups step_cgroups(const std::string& step, std::uint64_t bytes, std::uint64_t tasks) const {
     static std::atomic<int> counter{0};
-    return StepCgroups::create(cgroups, pids, step + "-" + std::to_string(counter++), bytes, tasks);
+    return StepCgroups::create(cgroups, pids, cpu, step + "-" + std::to_string(counter++), bytes, tasks);
   }
   // A build step's task limit at this grading's -j.
   std::uint64_t build_tasks() const {

@@ -33,6 +33,16 @@ std::vector<std::string> containment(const Grading& grading, const ScratchSpace&
                     std::to_string(kProcessHeadroom) +
                     ". Every grading on this machine runs its steps as that user and shares the count.");
   }
+  if (grading.cpu.available()) {
+    lines.push_back("CPU: every sandboxed step ran in a cpu cgroup of its own (" + grading.cpu.mechanism() +
+                    ") at the same weight: when the cores are contended the kernel shares them between steps, not "
+                    "between their processes, so a step with many processes (a build, a fork bomb, another "
+                    "grading's) slows a test's worker no more than a step with one.");
+  } else {
+    lines.push_back("CPU: no cpu cgroup could be created here (" + grading.cpu.why_not() +
+                    "), so the kernel shared the cores between processes: a step with many of them, in this grading "
+                    "or another on this machine, could slow a test's worker toward its time limit.");
+  }
   if (!grading.sandbox.isolated()) {
     lines.push_back("/tmp: no sandbox, so no private /tmp: student code could write wherever the grader can.");
   } else if (grading.sandbox.sized_tmp()) {

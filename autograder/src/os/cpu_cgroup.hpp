@@ -1,0 +1,44 @@
+// CPU time shared between the grader's sandboxed steps, not between their
+// processes. The kernel's scheduler is fair to processes: a fork bomb's 64
+// spinning copies would get 64 shares of the cores to a beside grading's one
+// test worker, which then ran 30 times slower and passed its time limit (a01's
+// tests have 2 s). In a cpu cgroup of its own, each step (a build, a test's
+// worker, a profile) weighs the same as any other when the cores are
+// contended, however many processes and threads it runs; when they are not,
+// a step uses every core it can, as before. Where the cgroups are found:
+// controller_cgroups.hpp; docs/autograder_security.md.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "os/controller_cgroups.hpp"
+#include "os/memory_cgroup.hpp"
+#include "os/pids_cgroup.hpp"
+
+namespace rooflab {
+
+// The grading's own cpu cgroup, under which each step gets one at the
+// controller's default weight.
+class CpuCgroups : public ControllerCgroups {
+ public:
+  // Shares the steps' v2 cgroups where the memory or pids ones are v2.
+  static CpuCgroups probe(const std::string& name, const MemoryCgroups& memory, const PidsCgroups& pids,
+                          const std::filesystem::path& mounts = "/proc/self/mounts",
+                          const std::filesystem::path& self = "/proc/self/cgroup");
+  CpuCgroups() = default;
+
+  // The step's cpu cgroup; `memory` and `pids` are its other cgroups, of
+  // which the v2 one is this one where shares_host(). Throws
+  // std::runtime_error when the kernel refuses.
+  std::unique_ptr<ControllerCgroup> create(const std::string& step, const MemoryCgroup* memory,
+                                           const PidsCgroup* pids) const;
+
+ private:
+  explicit CpuCgroups(ControllerCgroups found, bool on_memory)
+      : ControllerCgroups(std::move(found)), on_memory_(on_memory) {}
+  bool on_memory_ = false;  // shares the memory cgroups' steps (else the pids cgroups')
+};
+
+}  // namespace rooflab
