@@ -27,7 +27,7 @@ TEST(CpuCgroups, SaysWhyThereIsNone) {
   text::write_file(kScratch / "mounts", "proc /proc proc rw 0 0\n");
   text::write_file(kScratch / "cgroup", "0::/\n");
   const CpuCgroups cgroups =
-      CpuCgroups::probe("grading", MemoryCgroups{}, PidsCgroups{}, kScratch / "mounts", kScratch / "cgroup");
+      CpuCgroups::probe("grading", MemoryCgroups{}, PidsCgroups{}, 2, kScratch / "mounts", kScratch / "cgroup");
   EXPECT_FALSE(cgroups.available());
   EXPECT_EQ(cgroups.mechanism(), "");
   EXPECT_NE(cgroups.why_not().find("cgroup2 is not mounted"), std::string::npos) << cgroups.why_not();
@@ -42,7 +42,7 @@ TEST(CpuCgroups, V1FolderWithoutCpuSharesIsNoCpuCgroup) {
   text::write_file(kScratch / "cgroup", "3:cpu,cpuacct:/job\n");
   fs::create_directories(kScratch / "v1" / "job");
   const CpuCgroups cgroups =
-      CpuCgroups::probe("grading", MemoryCgroups{}, PidsCgroups{}, kScratch / "mounts", kScratch / "cgroup");
+      CpuCgroups::probe("grading", MemoryCgroups{}, PidsCgroups{}, 2, kScratch / "mounts", kScratch / "cgroup");
   EXPECT_FALSE(cgroups.available());
   EXPECT_NE(cgroups.why_not().find("job/grading has no cpu.shares"), std::string::npos) << cgroups.why_not();
   EXPECT_FALSE(fs::exists(kScratch / "v1" / "job" / "grading")) << "a failed probe leaves nothing behind";
@@ -82,7 +82,7 @@ TEST(CpuCgroups, AStepOfOneProcessGetsAStepsShareBesideAStepOfSixteen) {
   const std::string name = "rooflab-cpu-test-" + std::to_string(::getpid());
   const MemoryCgroups memory = MemoryCgroups::probe(name);
   const PidsCgroups pids = PidsCgroups::probe(name, memory);
-  const CpuCgroups cpu = CpuCgroups::probe(name, memory, pids);
+  const CpuCgroups cpu = CpuCgroups::probe(name, memory, pids, 1);
   if (!cpu.available()) GTEST_SKIP() << "no cpu cgroup here: " << cpu.why_not();
   const StepCgroups lone = StepCgroups::create(memory, pids, cpu, "lone", std::uint64_t{256} << 20, 64);
   const StepCgroups crowd = StepCgroups::create(memory, pids, cpu, "crowd", std::uint64_t{256} << 20, 64);
@@ -105,6 +105,25 @@ TEST(CpuCgroups, AStepOfOneProcessGetsAStepsShareBesideAStepOfSixteen) {
   ASSERT_GT(crowd_cpu, 0);
   EXPECT_GT(lone_cpu, 0.2 * crowd_cpu) << "one spinner: " << lone_cpu << " CPU s, sixteen beside it: " << crowd_cpu
                                        << " CPU s (" << cpu.mechanism() << ")";
+}
+
+// Against processes outside any grading, the grading's cgroup weighs as much
+// as the tests it runs at once: each of its steps, one at a time, got one
+// process's share before cpu cgroups, and still does.
+TEST(CpuCgroups, TheGradingWeighsAsMuchAsTheTestsItRunsAtOnce) {
+  const std::string name = "rooflab-cpu-test-" + std::to_string(::getpid());
+  const MemoryCgroups memory = MemoryCgroups::probe(name);
+  const PidsCgroups pids = PidsCgroups::probe(name, memory);
+  const CpuCgroups cpu = CpuCgroups::probe(name, memory, pids, 3);
+  if (!cpu.available()) GTEST_SKIP() << "no cpu cgroup here: " << cpu.why_not();
+  const StepCgroups step = StepCgroups::create(memory, pids, cpu, "step", std::uint64_t{256} << 20, 64);
+  ASSERT_NE(step.cpu, nullptr);
+  // The step's cgroup (or, under cgroup v2, its one cgroup) sits in the grading's.
+  const fs::path grading = step.cpu->dir().parent_path();
+  const bool v1 = cpu.version() == CgroupVersion::v1;
+  EXPECT_EQ(text::trim(text::read_file(grading / (v1 ? "cpu.shares" : "cpu.weight"))), v1 ? "3072" : "300");
+  EXPECT_EQ(text::trim(text::read_file(step.cpu->dir() / (v1 ? "cpu.shares" : "cpu.weight"))), v1 ? "1024" : "100")
+      << "each step weighs the default";
 }
 
 }  // namespace

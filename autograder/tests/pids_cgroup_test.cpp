@@ -68,7 +68,7 @@ TEST(PidsCgroups, V1FolderWithoutPidsMaxIsNoPidsCgroup) {
 struct RealCgroups {
   MemoryCgroups memory = MemoryCgroups::probe("rooflab-pids-test-" + std::to_string(::getpid()));
   PidsCgroups pids = PidsCgroups::probe("rooflab-pids-test-" + std::to_string(::getpid()), memory);
-  CpuCgroups cpu = CpuCgroups::probe("rooflab-pids-test-" + std::to_string(::getpid()), memory, pids);
+  CpuCgroups cpu = CpuCgroups::probe("rooflab-pids-test-" + std::to_string(::getpid()), memory, pids, 1);
   StepCgroups step(const std::string& name, std::uint64_t tasks) const {
     return StepCgroups::create(memory, pids, cpu, name, std::uint64_t{256} << 20, tasks);
   }

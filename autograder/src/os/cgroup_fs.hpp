@@ -1,4 +1,4 @@
-// What every kind of cgroup the grader creates (memory, pids) needs from
+// What every kind of cgroup the grader creates (memory, pids, cpu) needs from
 // cgroupfs: reading and writing its files, finding where a controller's
 // hierarchy is mounted and where this process sits in it, and removing a
 // cgroup with whatever still runs in it.

@@ -76,6 +76,7 @@ ControllerCgroups ControllerCgroups::probe(const std::string& controller, const 
     if (v2_problem.empty()) {
       cgroups.version_ = CgroupVersion::v2;
       cgroups.shared_ = true;
+      cgroups.host_ = v2_host;
       return cgroups;
     }
   } else if (const fs::path parent = places.v2_dir(); !parent.empty()) {
@@ -112,7 +113,9 @@ ControllerCgroups& ControllerCgroups::operator=(ControllerCgroups&& other) noexc
   shared_ = other.shared_;
   why_not_ = std::move(other.why_not_);
   dir_ = std::move(other.dir_);
+  host_ = std::move(other.host_);
   other.dir_.clear();
+  other.host_.clear();
   other.version_ = CgroupVersion::none;
   other.shared_ = false;
   return *this;
@@ -137,6 +140,21 @@ fs::path ControllerCgroups::step_dir(const std::string& step, const fs::path& ho
   if (!shared_) return dir_ / step;
   if (host_step.empty()) throw std::logic_error("cgroup v2 " + controller_ + ": the step " + step + " has no cgroup");
   return host_step;
+}
+
+std::string ControllerCgroups::set_on_grading(const std::string& file, const std::string& value) const {
+  const fs::path path = (shared_ ? host_ : dir_) / file;
+  const std::string error = cgroup_fs::write_value(path, value);
+  return error.empty() ? "" : "cannot set " + path.string() + " to " + value + ": " + error;
+}
+
+void ControllerCgroups::give_up(const std::string& why) {
+  if (!dir_.empty()) cgroup_fs::remove_cgroup(dir_);
+  dir_.clear();
+  host_.clear();
+  version_ = CgroupVersion::none;
+  shared_ = false;
+  why_not_ = why;
 }
 
 }  // namespace rooflab

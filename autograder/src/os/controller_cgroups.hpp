@@ -82,13 +82,19 @@ class ControllerCgroups {
   // grading's cgroup, or `host_step` (the step's v2 cgroup, which
   // shares_host() requires).
   std::filesystem::path step_dir(const std::string& step, const std::filesystem::path& host_step) const;
+  // Writes one of the grading's cgroup's files (its own, or the host's where
+  // shared); "" or why not.
+  std::string set_on_grading(const std::string& file, const std::string& value) const;
+  // After a failed set_on_grading: there are none after all, and `why`.
+  void give_up(const std::string& why);
 
  private:
   std::string controller_;
   CgroupVersion version_ = CgroupVersion::none;
   bool shared_ = false;
   std::string why_not_;
-  std::filesystem::path dir_;  // the grading's own; empty where shared
+  std::filesystem::path dir_;   // the grading's own; empty where shared
+  std::filesystem::path host_;  // the grading's v2 cgroup it shares; empty where its own
 };
 
 }  // namespace rooflab

@@ -178,7 +178,7 @@ void grade_into(GradeResult& result, const GradeOptions& options, const Manifest
   const std::string name = unique_name();
   const MemoryCgroups cgroups = MemoryCgroups::probe(name);
   const PidsCgroups pids = PidsCgroups::probe(name, cgroups);
-  const CpuCgroups cpu = CpuCgroups::probe(name, cgroups, pids);
+  const CpuCgroups cpu = CpuCgroups::probe(name, cgroups, pids, options.jobs);
   // CUDA is compiled for a submission only where its GPU tests can also run.
   Grading grading{options,
                   manifest,

@@ -37,7 +37,8 @@ std::vector<std::string> containment(const Grading& grading, const ScratchSpace&
     lines.push_back("CPU: every sandboxed step ran in a cpu cgroup of its own (" + grading.cpu.mechanism() +
                     ") at the same weight: when the cores are contended the kernel shares them between steps, not "
                     "between their processes, so a step with many processes (a build, a fork bomb, another "
-                    "grading's) slows a test's worker no more than a step with one.");
+                    "grading's) slows a test's worker no more than a step with one. The grading as a whole weighs " +
+                    std::to_string(grading.cpu.weighs_as()) + " processes, one per test it runs at once.");
   } else {
     lines.push_back("CPU: no cpu cgroup could be created here (" + grading.cpu.why_not() +
                     "), so the kernel shared the cores between processes: a step with many of them, in this grading "
