@@ -58,7 +58,6 @@ ControllerCgroup::~ControllerCgroup() {
 void ControllerCgroup::set(const std::string& file, const std::string& value) {
   const std::string error = cgroup_fs::write_value(dir_ / file, value);
   if (error.empty()) return;
-  // A throwing derived constructor runs this class's destructor: it removes an owned cgroup.
   throw std::runtime_error("cannot set " + (dir_ / file).string() + " to " + value + ": " + error);
 }
 

@@ -39,7 +39,8 @@ class ControllerCgroup {
   int procs_fd() const { return procs_fd_; }
 
  protected:
-  // Writes one of the cgroup's files; throws, removing what was created.
+  // Writes one of the cgroup's files, or throws. (From a derived class's
+  // constructor, the throw runs this class's destructor: an owned cgroup goes.)
   void set(const std::string& file, const std::string& value);
 
  private:
@@ -78,9 +79,8 @@ class ControllerCgroups {
   std::string mechanism() const;
 
  protected:
-  // Where the step `step`'s cgroup is, and whether it is its own: under the
-  // grading's cgroup, or `host_step` (the step's v2 cgroup, which
-  // shares_host() requires).
+  // Where the step `step`'s cgroup is: its own under the grading's cgroup,
+  // or, where shares_host(), `host_step` (the step's v2 cgroup).
   std::filesystem::path step_dir(const std::string& step, const std::filesystem::path& host_step) const;
   // Writes one of the grading's cgroup's files (its own, or the host's where
   // shared); "" or why not.
