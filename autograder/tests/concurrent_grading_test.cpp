@@ -127,11 +127,11 @@ TEST(ConcurrentGrading, TwoGradingsAtOnceEachEarnTheirOwnScore) {
 // Graded beside it, once it is forking, the partial example still earns
 // exactly its score: the bomb fills its own workers' pids cgroups, and its
 // copies share one step's CPU time (cpu cgroups), so the partial's right
-// answers stay far inside a01's 2 s per test. With RLIMIT_NPROC shared by the
+// answers stay far inside a01's 5 s per test. With RLIMIT_NPROC shared by the
 // two gradings, the partial's configure step failed with "Resource
 // temporarily unavailable" and it scored 0; with the cores shared by process,
-// each of the bomb's copies took as much CPU as the partial's worker. (About
-// 25 s: the bomb's tests wait out their time limit.)
+// each of the bomb's copies took as much CPU as the partial's worker. (It
+// takes as long as the bomb's tests wait out their time limits.)
 TEST(ConcurrentGrading, AForkBombBesideAGradingCostsItNothing) {
   const fs::path folder = fresh_folder();
   GradingRun bomb{"fork_bomb", kSource / "autograder" / "tests" / "adversarial" / "fork_bomb", {}, {}, {}};
@@ -139,9 +139,9 @@ TEST(ConcurrentGrading, AForkBombBesideAGradingCostsItNothing) {
   std::thread bomber([&bomb, &folder] { grade(bomb, folder); });
   // The partial grading starts as the bomb's tests do: its configure and
   // build are still forking when the bomb's first attacks fork, and its tests
-  // run beside the later ones. (With 2 s per test the bomb forks for about
-  // 16 s of its test run: started with the bomb's build, the partial could
-  // finish before the bomb's tests began. A step that starts after the bomb
+  // run beside the later ones. (The bomb forks in 8 of its tests, each until
+  // its time limit: started with the bomb's build, the partial could finish
+  // before the bomb's tests began. A step that starts after the bomb
   // filled RLIMIT_NPROC's count got its headroom above it; one already
   // running did not.)
   for (const auto deadline = Clock::now() + std::chrono::minutes(5); Clock::now() < deadline;) {

@@ -2,7 +2,7 @@
 // processes. The kernel's scheduler is fair to processes: a fork bomb's 64
 // spinning copies would get 64 shares of the cores to a beside grading's one
 // test worker, whose right answer could then pass its time limit (a01's tests
-// have 2 s). In a cpu cgroup of its own, each step (a build, a test's
+// have 5 s). In a cpu cgroup of its own, each step (a build, a test's
 // worker, a profile) weighs the same as any other when the cores are
 // contended, however many processes and threads it runs; when they are not,
 // a step uses every core it can, as before. The grading's own cgroup, which
