@@ -78,14 +78,24 @@ pid_t start_spinners(const std::vector<int>& fds, int spinners, double until, in
   ::_exit(::write(report, &cpu, sizeof cpu) == sizeof cpu ? 0 : 1);
 }
 
+// The real machine's memory, pids and cpu cgroups for a grading that runs
+// `parallel` tests at once, as the grader probes them.
+struct RealCgroups {
+  std::string name = "rooflab-cpu-test-" + std::to_string(::getpid());
+  MemoryCgroups memory = MemoryCgroups::probe(name);
+  PidsCgroups pids = PidsCgroups::probe(name, memory);
+  CpuCgroups cpu;
+  explicit RealCgroups(int parallel) : cpu(CpuCgroups::probe(name, memory, pids, parallel)) {}
+  StepCgroups step(const std::string& step_name) const {
+    return StepCgroups::create(memory, pids, cpu, step_name, std::uint64_t{256} << 20, 64);
+  }
+};
+
 TEST(CpuCgroups, AStepOfOneProcessGetsAStepsShareBesideAStepOfSixteen) {
-  const std::string name = "rooflab-cpu-test-" + std::to_string(::getpid());
-  const MemoryCgroups memory = MemoryCgroups::probe(name);
-  const PidsCgroups pids = PidsCgroups::probe(name, memory);
-  const CpuCgroups cpu = CpuCgroups::probe(name, memory, pids, 1);
+  const RealCgroups cgroups(1);
+  const CpuCgroups& cpu = cgroups.cpu;
   if (!cpu.available()) GTEST_SKIP() << "no cpu cgroup here: " << cpu.why_not();
-  const StepCgroups lone = StepCgroups::create(memory, pids, cpu, "lone", std::uint64_t{256} << 20, 64);
-  const StepCgroups crowd = StepCgroups::create(memory, pids, cpu, "crowd", std::uint64_t{256} << 20, 64);
+  const StepCgroups lone = cgroups.step("lone"), crowd = cgroups.step("crowd");
   ASSERT_NE(lone.cpu, nullptr);
   int lone_pipe[2], crowd_pipe[2];
   ASSERT_EQ(::pipe(lone_pipe), 0);
@@ -111,12 +121,10 @@ TEST(CpuCgroups, AStepOfOneProcessGetsAStepsShareBesideAStepOfSixteen) {
 // as the tests it runs at once: each of its steps, one at a time, got one
 // process's share before cpu cgroups, and still does.
 TEST(CpuCgroups, TheGradingWeighsAsMuchAsTheTestsItRunsAtOnce) {
-  const std::string name = "rooflab-cpu-test-" + std::to_string(::getpid());
-  const MemoryCgroups memory = MemoryCgroups::probe(name);
-  const PidsCgroups pids = PidsCgroups::probe(name, memory);
-  const CpuCgroups cpu = CpuCgroups::probe(name, memory, pids, 3);
+  const RealCgroups cgroups(3);
+  const CpuCgroups& cpu = cgroups.cpu;
   if (!cpu.available()) GTEST_SKIP() << "no cpu cgroup here: " << cpu.why_not();
-  const StepCgroups step = StepCgroups::create(memory, pids, cpu, "step", std::uint64_t{256} << 20, 64);
+  const StepCgroups step = cgroups.step("step");
   ASSERT_NE(step.cpu, nullptr);
   // The step's cgroup (or, under cgroup v2, its one cgroup) sits in the grading's.
   const fs::path grading = step.cpu->dir().parent_path();
