@@ -18,6 +18,16 @@ find_package(Boost 1.71 REQUIRED COMPONENTS context)
 # The OpenMP device system lets Thrust code run on the CPU with no CUDA toolkit.
 find_package(Thrust CONFIG REQUIRED)
 thrust_create_target(rooflab_thrust_omp HOST CPP DEVICE OMP)
+# CCCL's Thrust leaves __host__ and __device__ to the CUDA runtime's headers,
+# which it includes only where the compiler finds them. nvcc always does; g++
+# building the OpenMP system does not, since a toolkit installs them beside
+# cccl/ rather than on g++'s path, and then every `__host__ __device__`
+# functor of a Thrust file fails to compile (g++ 13 and CUDA 13 on an H100
+# machine). Debian's libthrust-dev defines both itself and has no such folder.
+find_path(ROOFLAB_CUDA_RUNTIME_HEADERS cuda_runtime_api.h HINTS "${Thrust_DIR}/../../../include" NO_DEFAULT_PATH)
+if(ROOFLAB_CUDA_RUNTIME_HEADERS)
+  target_include_directories(rooflab_thrust_omp SYSTEM INTERFACE "${ROOFLAB_CUDA_RUNTIME_HEADERS}")
+endif()
 if(ROOFLAB_WITH_CUDA)
   thrust_create_target(rooflab_thrust_cuda HOST CPP DEVICE CUDA)
   # No NVTX ranges: their header-only loader dlopen()s a profiler's library at
