@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `rooflab grade-all` on a small class (a01 only, seed 1), run for real:
+# `rooflab grade-all` on a small class (a02 only, seed 1), run for real:
 #   - a roster folder: alice/ and bob.zip (the example submission: its known
-#     a01 score), carol/ (an empty folder) and dave.zip (not a zip): one bad
+#     a02 score), carol/ (an empty folder) and dave.zip (not a zip): one bad
 #     submission never stops the rest, and each gets a report;
 #   - gradebook.csv (student × assignment × group), summary.md, histogram.csv;
 #   - rerun: nothing is regraded; a changed submission alone is, and its
@@ -39,9 +39,9 @@ cp -r "$partial" "$work/roster/alice"
 (cd "$partial" && zip -qr "$work/roster/bob.zip" .) || fail "zip"
 mkdir "$work/roster/carol"
 echo "not a zip" >"$work/roster/dave.zip"
-expected=$(python3 -c "import json; print(json.load(open('$source_dir/examples/submissions/expected_scores.json'))['partial']['assignments']['a01_roofline'])")
+expected=$(python3 -c "import json; print(json.load(open('$source_dir/examples/submissions/expected_scores.json'))['partial']['assignments']['a02_transformer_costs'])")
 
-grade_all() { "$rooflab" grade-all "$@" --assignment a01_roofline --seed 1 -j 2; }
+grade_all() { "$rooflab" grade-all "$@" --assignment a02_transformer_costs --seed 1 -j 2; }
 
 echo "== first grading"
 grade_all "$work/roster" --out "$work/out" 2>"$work/first.log" || { cat "$work/first.log"; fail "grade-all failed"; }
@@ -62,13 +62,13 @@ total = {row["student"]: float(row["score"]) for row in rows if row["assignment"
 assert set(total) == {"alice", "bob", "carol", "dave"}, total
 assert abs(total["alice"] - expected) < 1e-3 and abs(total["bob"] - expected) < 1e-3, total
 assert total["carol"] == 0 and total["dave"] == 0, total
-groups = [row for row in rows if row["student"] == "alice" and row["assignment"] == "a01_roofline"]
+groups = [row for row in rows if row["student"] == "alice" and row["assignment"] == "a02_transformer_costs"]
 assert len(groups) > 3 and abs(sum(float(row["score"]) for row in groups) - expected) < 1e-3, groups
 print(f"gradebook: {len(rows)} rows; alice and bob {expected:.2f}, carol and dave 0; {len(groups)} groups each")
 PY
 grep -q "| 4 | 4 | 0 | 0 |" "$work/out/summary.md" || { cat "$work/out/summary.md"; fail "summary.md"; }
 [ -s "$work/out/histogram.csv" ] || fail "no histogram.csv"
-# a01 has no leaderboard: the files are there, with no rows (ranking: class_leaderboard_test.cpp).
+# a02 has no leaderboard: the files are there, with no rows (ranking: class_leaderboard_test.cpp).
 [ "$(cat "$work/out/leaderboard.csv")" = "metric,rank,identifier,folder,value" ] || fail "leaderboard.csv"
 grep -q "No graded lab has a leaderboard" "$work/out/leaderboard.md" || fail "leaderboard.md"
 # Each student's seed: splitmix64(1 XOR FNV-1a(identifier)), the one their report names.
@@ -86,7 +86,7 @@ def splitmix(x):
     x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) % M
     return x ^ (x >> 31)
 reader = csv.DictReader(open(f"{out}/gradebook_wide.csv"))
-assert reader.fieldnames == ["identifier", "folder", "a01_roofline", "total", "status", "seed", "commit"], reader.fieldnames
+assert reader.fieldnames == ["identifier", "folder", "a02_transformer_costs", "total", "status", "seed", "commit"], reader.fieldnames
 rows = {row["identifier"]: row for row in reader}
 assert set(rows) == {"alice", "bob", "carol", "dave"}, rows
 for who, row in rows.items():
@@ -95,7 +95,7 @@ for who, row in rows.items():
     assert row["seed"] == seed, (who, row["seed"], seed)
     report = json.load(open(f"{out}/{who}/report/results.json"))["output"]
     assert re.search(rf"Hidden-test inputs: seed {seed}\b", report), (who, seed)
-assert abs(float(rows["alice"]["a01_roofline"]) - expected) < 1e-3 and abs(float(rows["bob"]["total"]) - expected) < 1e-3, rows
+assert abs(float(rows["alice"]["a02_transformer_costs"]) - expected) < 1e-3 and abs(float(rows["bob"]["total"]) - expected) < 1e-3, rows
 assert rows["alice"]["seed"] != rows["bob"]["seed"]
 print(f"gradebook_wide.csv: 4 rows; seeds per student, as their reports say")
 PY
@@ -149,7 +149,7 @@ grace_before=$(snapshot "$work/grace")
 deadline=2026-12-01T23:59:00-08:00
 # A copy of the grader for this part, whose bytes nothing rebuilds under it.
 cp "$rooflab" "$work/rooflab-copy" || fail "copy rooflab"
-grade_with() { local program=$1; shift; "$program" grade-all "$@" --assignment a01_roofline --seed 1 -j 2; }
+grade_with() { local program=$1; shift; "$program" grade-all "$@" --assignment a02_transformer_costs --seed 1 -j 2; }
 grade_with "$work/rooflab-copy" "$work/classroom.csv" --out "$work/out-classroom" --deadline "$deadline" \
   2>"$work/classroom.log" && fail "failed gradings, yet grade-all exited 0"
 cat "$work/classroom.log"
@@ -194,7 +194,7 @@ echo "== --slurm: the job array's memory"
 mkdir -p "$work/bin" && printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s/sbatch.args"\n' "$work" >"$work/bin/sbatch" &&
   chmod +x "$work/bin/sbatch" || fail "a stand-in sbatch"
 PATH="$work/bin:$PATH" grade_all "$work/roster" --out "$work/out-slurm" --slurm --test-jobs 2 2>"$work/slurm.log"
-mem=$(python3 - "$source_dir/solutions/a01_roofline/grading/rubric.toml" <<'PY'
+mem=$(python3 - "$source_dir/solutions/a02_transformer_costs/grading/rubric.toml" <<'PY'
 import sys, tomllib
 rubric = tomllib.load(open(sys.argv[1], "rb"))
 largest = max([1024, rubric.get("memory_limit_mb", 2048)] + [g.get("memory_limit_mb", 0) for g in rubric["group"]])

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Gradescope's autograder, end to end, in a simulated /autograder:
-#   `lab export-gradescope --assignment a01_roofline` writes the zip, with a01's
+#   `lab export-gradescope --assignment a02_transformer_costs` writes the zip, with a02's
 #   hidden material and no other lab's; it is unpacked into
 #   WORK/autograder/source as Gradescope does; setup.sh builds the reference kit
 #   there and closes solutions/ and the build to other users (nobody, who runs
 #   student code) but the grading kit; run_autograder grades the bundled example
-#   submission's a01 from WORK/autograder/submission into
+#   submission's a02 from WORK/autograder/submission into
 #   WORK/autograder/results/results.json, whose score must be the example's
-#   expected a01 score, whose tests carry Gradescope's visibility and whose
+#   expected a02 score, whose tests carry Gradescope's visibility and whose
 #   output shows only the visible subtotal; with a budget too short to grade,
 #   results.json still appears and says why. AUTOGRADER_ROOT is the scripts'
 #   path override.
@@ -24,20 +24,20 @@ out=$("$source_dir/lab" export-gradescope --assignment a99_nothing "$work/x.zip"
 grep -q -- "--assignment a99_nothing" <<<"$out" || fail "the error does not name --assignment: $out"
 [ ! -e "$work/x.zip" ] || fail "a zip was written for an unknown assignment"
 
-"$source_dir/lab" export-gradescope --assignment a01_roofline "$work/a01.zip" || fail "export-gradescope failed"
-out=$("$source_dir/lab" export-gradescope --assignment a01_roofline "$work/a01.zip" 2>&1) && fail "an existing zip was overwritten"
+"$source_dir/lab" export-gradescope --assignment a02_transformer_costs "$work/a02.zip" || fail "export-gradescope failed"
+out=$("$source_dir/lab" export-gradescope --assignment a02_transformer_costs "$work/a02.zip" 2>&1) && fail "an existing zip was overwritten"
 grep -q "exists" <<<"$out" || fail "overwriting: unclear refusal: $out"
 
-(cd "$root/source" && unzip -q "$work/a01.zip") || fail "the zip does not unpack"
+(cd "$root/source" && unzip -q "$work/a02.zip") || fail "the zip does not unpack"
 for script in setup.sh run_autograder; do
   [ -x "$root/source/$script" ] || fail "$script is not an executable at the zip's root"
 done
-grep -q 'assignment="a01_roofline"' "$root/source/run_autograder" || fail "run_autograder does not grade a01_roofline"
-grep -q 'assignment="a01_roofline"' "$root/source/setup.sh" || fail "setup.sh does not build a01_roofline's verdict"
+grep -q 'assignment="a02_transformer_costs"' "$root/source/run_autograder" || fail "run_autograder does not grade a02_transformer_costs"
+grep -q 'assignment="a02_transformer_costs"' "$root/source/setup.sh" || fail "setup.sh does not build a02_transformer_costs's verdict"
 # Only the graded lab's hidden tests and rubric leave the instructor's machine.
-[ -f "$root/source/solutions/a01_roofline/grading/rubric.toml" ] || fail "a01's rubric is not in the zip"
-ls "$root/source/solutions/a01_roofline/grading/tests/"*.cpp >/dev/null 2>&1 || fail "a01's hidden tests are not in the zip"
-others=$(cd "$root/source" && find solutions -mindepth 2 -maxdepth 2 -name grading ! -path solutions/a01_roofline/grading)
+[ -f "$root/source/solutions/a02_transformer_costs/grading/rubric.toml" ] || fail "a02's rubric is not in the zip"
+ls "$root/source/solutions/a02_transformer_costs/grading/tests/"*.cpp >/dev/null 2>&1 || fail "a02's hidden tests are not in the zip"
+others=$(cd "$root/source" && find solutions -mindepth 2 -maxdepth 2 -name grading ! -path solutions/a02_transformer_costs/grading)
 [ -z "$others" ] || fail "other labs' hidden material is in the zip: $others"
 
 echo "== setup.sh (builds the reference kit: minutes)"
@@ -59,7 +59,7 @@ open=$(cd "$root/source" && find solutions build ! -type l -perm /o=r ! -path 'b
 [ -n "$(find "$root/source/build/solution/grading_kit" -type f -perm -o=r)" ] || fail "the grading kit was closed too"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-  ! as_nobody cat "$root/source/solutions/a01_roofline/grading/rubric.toml" >/dev/null 2>&1 || fail "nobody reads the rubric"
+  ! as_nobody cat "$root/source/solutions/a02_transformer_costs/grading/rubric.toml" >/dev/null 2>&1 || fail "nobody reads the rubric"
   ! as_nobody ls "$root/source/build/solution/course" >/dev/null 2>&1 || fail "nobody lists the reference build"
   kit_file=$(find "$root/source/build/solution/grading_kit" -type f | head -n 1)
   as_nobody cat "$kit_file" >/dev/null || fail "nobody cannot read the grading kit ($kit_file)"
@@ -71,7 +71,7 @@ AUTOGRADER_ROOT="$root" "$root/source/run_autograder" >"$work/run.log" 2>&1 || {
 python3 - "$root/results/results.json" "$source_dir/examples/submissions/expected_scores.json" <<'PY' || fail "results.json"
 import json, sys
 results = json.load(open(sys.argv[1]))
-expected = json.load(open(sys.argv[2]))["partial"]["assignments"]["a01_roofline"]
+expected = json.load(open(sys.argv[2]))["partial"]["assignments"]["a02_transformer_costs"]
 assert abs(results["score"] - expected) < 1e-6, f"score {results['score']}, expected {expected}"
 tests = results["tests"]
 assert tests, "no tests in results.json"

@@ -31,7 +31,7 @@ cluster="$work/cluster"
 host=$(hostname -s)
 cpus=$(nproc)
 # At least 16 GiB: grade-all asks for --mem from the rubrics (6656 MiB for
-# a01), which a small CI runner may not have; with config_overrides slurmd
+# a02), which a small CI runner may not have; with config_overrides slurmd
 # takes this figure as it is (memory is not a consumable here: CR_CPU).
 memory_mb=$(awk '/MemTotal/ {m = int($2 / 1024 * 0.8); print (m > 16384 ? m : 16384)}' /proc/meminfo)
 
@@ -95,16 +95,16 @@ partial="$source_dir/examples/submissions/partial"
 cp -r "$partial" "$work/roster/alice"
 (cd "$partial" && zip -qr "$work/roster/bob.zip" .) || fail "zip"
 mkdir "$work/roster/carol"
-expected=$(python3 -c "import json; print(json.load(open('$source_dir/examples/submissions/expected_scores.json'))['partial']['assignments']['a01_roofline'])")
+expected=$(python3 -c "import json; print(json.load(open('$source_dir/examples/submissions/expected_scores.json'))['partial']['assignments']['a02_transformer_costs'])")
 
 started=$SECONDS
-"$rooflab" grade-all "$work/roster" --out "$work/out" --slurm -j 2 --assignment a01_roofline --seed 1 \
+"$rooflab" grade-all "$work/roster" --out "$work/out" --slurm -j 2 --assignment a02_transformer_costs --seed 1 \
   2>"$work/grade-all.log" || { cat "$work/grade-all.log"; tail -n 30 "$work/slurmctld.log"; fail "grade-all --slurm failed"; }
 elapsed=$((SECONDS - started))
 cat "$work/grade-all.log"
 grep -q "a Slurm job array of 3 tasks" "$work/grade-all.log" || fail "no job array was submitted"
 grep -q -- "'--mem=6656M'" "$work/out/slurm/sbatch_command.sh" ||
-  { cat "$work/out/slurm/sbatch_command.sh"; fail "sbatch was not given --mem from a01's rubric (1 x 2048 + 4096 + 512)"; }
+  { cat "$work/out/slurm/sbatch_command.sh"; fail "sbatch was not given --mem from a02's rubric (1 x 2048 + 4096 + 512)"; }
 ls "$work/out/slurm/task-"*.log >/dev/null 2>&1 || fail "no Slurm task logs: the tasks did not run under Slurm"
 python3 - "$work/out/gradebook.csv" "$expected" <<'PY' || fail "gradebook.csv"
 import csv, sys
