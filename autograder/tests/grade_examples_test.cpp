@@ -219,7 +219,8 @@ TEST(GradeExamples, ZipAndGitSubmissionsGradeLikeTheFolder) {
                   .succeeded());
   const std::string git =
       "git -c user.name=t -c user.email=t@t init -q && git -c user.name=t -c user.email=t@t add -A && "
-      "git -c user.name=t -c user.email=t@t commit -qm s && echo uncommitted >> a02_transformer_costs/src/components.cpp";
+      "git -c user.name=t -c user.email=t@t commit -qm s && echo uncommitted >> "
+      "a02_transformer_costs/src/components.cpp";
   ASSERT_TRUE(
       run_process({"/bin/sh", "-c", git}, work / "repo", work / "git.log", ProcessLimits::timeout(60)).succeeded());
 
