@@ -11,6 +11,9 @@
 // entry's name), "substitute" (placeholder -> text in its files), "files"
 // (submission path -> course path to copy in), "args" (more grader flags),
 // "notes" (text the report must hold), "absent" (text it must not hold),
+// "plots" (true: the profiles run and the figures are drawn; the others are
+// graded with --no-plots, since they attack the tests, the build or the
+// sandbox, and a profile runs the same code in the same sandbox again),
 // "no_crash" (no test may crash the verdict), "needs_memory_cgroup" (skipped
 // where the grader cannot create memory cgroups), and the score or the error.
 #include <arpa/inet.h>
@@ -348,6 +351,7 @@ fs::path prepare(const std::string& name, const nlohmann::json& expected, const 
 // The grader's flags for an entry: the assignments it grades, and any others.
 std::vector<std::string> grading_flags(const nlohmann::json& expected) {
   std::vector<std::string> flags;
+  if (!expected.value("plots", false)) flags.push_back("--no-plots");
   const nlohmann::json assignment = expected.value("assignment", nlohmann::json("a01_roofline"));
   const nlohmann::json names = assignment.is_array() ? assignment : nlohmann::json::array({assignment});
   for (const auto& name : names)
@@ -460,6 +464,9 @@ TEST_P(Adversarial, ScoresWhatItEarnedAndLeavesTheMachineAlone) {
     EXPECT_TRUE(file == "results.json" || file == "report.md" || file == "junit.xml" || file == "logs" ||
                 file == "plots")
         << file;
+  }
+  if (!expected.value("plots", false)) {
+    EXPECT_FALSE(fs::exists(out / "plots")) << "--no-plots drew figures";
   }
 
   // The grading stayed within the grader's stated caps: its scratch space is

@@ -146,8 +146,10 @@ TEST(GradeExamples, SolutionsEarnFullMarks) {
   expect_leaderboard_near_the_reference(graded.results);
 }
 
+// Graded with --no-plots: the partial example's stubbed a06 and a07 show the
+// profiles of a stub, and a stub's plots would be the reference's alone.
 TEST(GradeExamples, StubsEarnZeroAndEveryTestSaysNotImplemented) {
-  const Graded graded = grade(kSource / "assignments", kScratch / "stubs");
+  const Graded graded = grade(kSource / "assignments", kScratch / "stubs", {"--no-plots"});
   SCOPED_TRACE(seed_line(graded));
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
   EXPECT_EQ(graded.results["score"].get<double>(), 0.0);
@@ -159,6 +161,8 @@ TEST(GradeExamples, StubsEarnZeroAndEveryTestSaysNotImplemented) {
     EXPECT_EQ(output.rfind("failed: ", 0), 0u) << test["name"] << ": " << output;
     EXPECT_NE(output.find("is not implemented yet"), std::string::npos) << test["name"] << ": " << output;
   }
+  EXPECT_FALSE(fs::exists(kScratch / "stubs" / "plots"));
+  EXPECT_NE(graded.report.find("not drawn: graded with --no-plots"), std::string::npos) << graded.report;
 }
 
 nlohmann::json expected_partial() {

@@ -21,7 +21,7 @@ std::filesystem::path default_out(const std::filesystem::path& submission) {
 
 struct GradeFlags {
   GradeOptions options;
-  bool require_sandbox = false, no_sandbox = false;
+  bool require_sandbox = false, no_sandbox = false, no_plots = false;
   std::uint64_t seed = 0;
   CLI::Option* seed_option = nullptr;
 };
@@ -54,12 +54,15 @@ void add_grade(CLI::App& app, int& exit_code) {
                    "cap on the grading's working folder: stage, build and logs (default 4096)")
       ->check(CLI::PositiveNumber);
   flags->seed_option = command->add_option("--seed", flags->seed, "seed of the hidden tests' inputs (default: random)");
+  command->add_flag("--no-plots", flags->no_plots,
+                    "Skip the profiles' scaling runs and figures (informational, never scored): a quicker grading");
   command->callback([flags, &exit_code] {
     GradeOptions options = flags->options;
     if (options.out.empty()) options.out = default_out(options.submission);
     if (flags->require_sandbox) options.sandbox = SandboxMode::required;
     if (flags->no_sandbox) options.sandbox = SandboxMode::off;
     if (*flags->seed_option) options.seed = flags->seed;
+    options.plots = !flags->no_plots;
     const GradeResult result = run_grade(options);
     print_summary(result, std::cout);
     std::cout << "report: " << (options.out / "report.md").string() << "\n";

@@ -147,7 +147,12 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
   }
   score(assignment, rubric, owner);
   if (rubric.leaderboard && assignment.built) measure_leaderboard(grading, assignment, info, rubric, binaries);
-  if (info.has_profile && assignment.built) add_scaling_plots(grading, assignment, info);
+  if (info.has_profile && assignment.built) {
+    if (grading.options.plots)
+      add_scaling_plots(grading, assignment, info);
+    else
+      assignment.plot_notes.push_back("not drawn: graded with --no-plots");
+  }
   return assignment;
 }
 

@@ -22,6 +22,7 @@ struct GradeOptions {
   std::optional<std::uint64_t> seed;  // hidden tests' inputs; drawn at random when absent
   std::vector<std::string> only;      // grade just these assignments (all when empty)
   std::uint64_t scratch_mb = 4096;    // the cap on the grading's working folder (stage, build, logs)
+  bool plots = true;                  // the profiles' scaling runs and figures (informational, never scored)
 };
 
 // Grades and writes results.json, report.md and junit.xml into options.out.
