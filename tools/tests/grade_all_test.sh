@@ -35,13 +35,17 @@ export TMPDIR=$work/tmp
 # rebuild in the same tree while this runs does not regrade half the class.
 cp "$rooflab" "$work/rooflab" && rooflab=$work/rooflab || fail "cannot copy $rooflab"
 partial="$source_dir/examples/submissions/partial"
+# The example's lab graded here: what is tested is the class, not the lab, and
+# a02's tests take milliseconds (its a01 waits out five endless tests).
+assignment=a02_transformer_costs
 cp -r "$partial" "$work/roster/alice"
 (cd "$partial" && zip -qr "$work/roster/bob.zip" .) || fail "zip"
 mkdir "$work/roster/carol"
 echo "not a zip" >"$work/roster/dave.zip"
-expected=$(python3 -c "import json; print(json.load(open('$source_dir/examples/submissions/expected_scores.json'))['partial']['assignments']['a02_transformer_costs'])")
+expected=$(python3 -c "import json; print(json.load(open('$source_dir/examples/submissions/expected_scores.json'))['partial']['assignments']['$assignment'])")
 
-grade_all() { "$rooflab" grade-all "$@" --assignment a02_transformer_costs --seed 1 -j 2; }
+grade_with() { local program=$1; shift; "$program" grade-all "$@" --assignment "$assignment" --seed 1 -j 2; }
+grade_all() { grade_with "$rooflab" "$@"; }
 
 echo "== first grading"
 grade_all "$work/roster" --out "$work/out" 2>"$work/first.log" || { cat "$work/first.log"; fail "grade-all failed"; }
@@ -54,7 +58,7 @@ grep -q "\[4/4\]" "$work/first.log" || fail "no progress lines"
 # shared RLIMIT_NPROC, which the report names), and no fork failed.
 if grep -rl "Resource temporarily unavailable" "$work/out"; then fail "a fork failed while two gradings ran"; fi
 [ -z "$(ls -A "$TMPDIR")" ] || { ls -A "$TMPDIR"; fail "the gradings left files in their temp folder"; }
-python3 - "$work/out/gradebook.csv" "$expected" <<'PY' || fail "gradebook.csv"
+python3 - "$work/out/gradebook.csv" "$expected" "$assignment" <<'PY' || fail "gradebook.csv"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 expected = float(sys.argv[2])
@@ -62,7 +66,7 @@ total = {row["student"]: float(row["score"]) for row in rows if row["assignment"
 assert set(total) == {"alice", "bob", "carol", "dave"}, total
 assert abs(total["alice"] - expected) < 1e-3 and abs(total["bob"] - expected) < 1e-3, total
 assert total["carol"] == 0 and total["dave"] == 0, total
-groups = [row for row in rows if row["student"] == "alice" and row["assignment"] == "a02_transformer_costs"]
+groups = [row for row in rows if row["student"] == "alice" and row["assignment"] == sys.argv[3]]
 assert len(groups) > 3 and abs(sum(float(row["score"]) for row in groups) - expected) < 1e-3, groups
 print(f"gradebook: {len(rows)} rows; alice and bob {expected:.2f}, carol and dave 0; {len(groups)} groups each")
 PY
@@ -72,9 +76,9 @@ grep -q "| 4 | 4 | 0 | 0 |" "$work/out/summary.md" || { cat "$work/out/summary.m
 [ "$(cat "$work/out/leaderboard.csv")" = "metric,rank,identifier,folder,value" ] || fail "leaderboard.csv"
 grep -q "No graded lab has a leaderboard" "$work/out/leaderboard.md" || fail "leaderboard.md"
 # Each student's seed: splitmix64(1 XOR FNV-1a(identifier)), the one their report names.
-python3 - "$work/out" "$expected" <<'PY' || fail "gradebook_wide.csv"
+python3 - "$work/out" "$expected" "$assignment" <<'PY' || fail "gradebook_wide.csv"
 import csv, json, re, sys
-out, expected = sys.argv[1], float(sys.argv[2])
+out, expected, lab = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 M = 2**64
 def fnv1a(text):
     h = 14695981039346656037
@@ -86,7 +90,7 @@ def splitmix(x):
     x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) % M
     return x ^ (x >> 31)
 reader = csv.DictReader(open(f"{out}/gradebook_wide.csv"))
-assert reader.fieldnames == ["identifier", "folder", "a02_transformer_costs", "total", "status", "seed", "commit"], reader.fieldnames
+assert reader.fieldnames == ["identifier", "folder", lab, "total", "status", "seed", "commit"], reader.fieldnames
 rows = {row["identifier"]: row for row in reader}
 assert set(rows) == {"alice", "bob", "carol", "dave"}, rows
 for who, row in rows.items():
@@ -95,7 +99,7 @@ for who, row in rows.items():
     assert row["seed"] == seed, (who, row["seed"], seed)
     report = json.load(open(f"{out}/{who}/report/results.json"))["output"]
     assert re.search(rf"Hidden-test inputs: seed {seed}\b", report), (who, seed)
-assert abs(float(rows["alice"]["a02_transformer_costs"]) - expected) < 1e-3 and abs(float(rows["bob"]["total"]) - expected) < 1e-3, rows
+assert abs(float(rows["alice"][lab]) - expected) < 1e-3 and abs(float(rows["bob"]["total"]) - expected) < 1e-3, rows
 assert rows["alice"]["seed"] != rows["bob"]["seed"]
 print(f"gradebook_wide.csv: 4 rows; seeds per student, as their reports say")
 PY
@@ -149,7 +153,6 @@ grace_before=$(snapshot "$work/grace")
 deadline=2026-12-01T23:59:00-08:00
 # A copy of the grader for this part, whose bytes nothing rebuilds under it.
 cp "$rooflab" "$work/rooflab-copy" || fail "copy rooflab"
-grade_with() { local program=$1; shift; "$program" grade-all "$@" --assignment a02_transformer_costs --seed 1 -j 2; }
 grade_with "$work/rooflab-copy" "$work/classroom.csv" --out "$work/out-classroom" --deadline "$deadline" \
   2>"$work/classroom.log" && fail "failed gradings, yet grade-all exited 0"
 cat "$work/classroom.log"
@@ -194,7 +197,7 @@ echo "== --slurm: the job array's memory"
 mkdir -p "$work/bin" && printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s/sbatch.args"\n' "$work" >"$work/bin/sbatch" &&
   chmod +x "$work/bin/sbatch" || fail "a stand-in sbatch"
 PATH="$work/bin:$PATH" grade_all "$work/roster" --out "$work/out-slurm" --slurm --test-jobs 2 2>"$work/slurm.log"
-mem=$(python3 - "$source_dir/solutions/a02_transformer_costs/grading/rubric.toml" <<'PY'
+mem=$(python3 - "$source_dir/solutions/$assignment/grading/rubric.toml" <<'PY'
 import sys, tomllib
 rubric = tomllib.load(open(sys.argv[1], "rb"))
 largest = max([1024, rubric.get("memory_limit_mb", 2048)] + [g.get("memory_limit_mb", 0) for g in rubric["group"]])

@@ -17,6 +17,7 @@ set -uo pipefail
 source_dir=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 root="$work/autograder"
+assignment=a02_transformer_costs  # the example's lab whose tests take milliseconds
 rm -rf "$work" && mkdir -p "$root/source" "$root/submission" "$root/results" || fail "cannot create $work"
 
 # Bad input names the flag and writes nothing.
@@ -24,20 +25,20 @@ out=$("$source_dir/lab" export-gradescope --assignment a99_nothing "$work/x.zip"
 grep -q -- "--assignment a99_nothing" <<<"$out" || fail "the error does not name --assignment: $out"
 [ ! -e "$work/x.zip" ] || fail "a zip was written for an unknown assignment"
 
-"$source_dir/lab" export-gradescope --assignment a02_transformer_costs "$work/a02.zip" || fail "export-gradescope failed"
-out=$("$source_dir/lab" export-gradescope --assignment a02_transformer_costs "$work/a02.zip" 2>&1) && fail "an existing zip was overwritten"
+"$source_dir/lab" export-gradescope --assignment "$assignment" "$work/$assignment.zip" || fail "export-gradescope failed"
+out=$("$source_dir/lab" export-gradescope --assignment "$assignment" "$work/$assignment.zip" 2>&1) && fail "an existing zip was overwritten"
 grep -q "exists" <<<"$out" || fail "overwriting: unclear refusal: $out"
 
-(cd "$root/source" && unzip -q "$work/a02.zip") || fail "the zip does not unpack"
+(cd "$root/source" && unzip -q "$work/$assignment.zip") || fail "the zip does not unpack"
 for script in setup.sh run_autograder; do
   [ -x "$root/source/$script" ] || fail "$script is not an executable at the zip's root"
 done
-grep -q 'assignment="a02_transformer_costs"' "$root/source/run_autograder" || fail "run_autograder does not grade a02_transformer_costs"
-grep -q 'assignment="a02_transformer_costs"' "$root/source/setup.sh" || fail "setup.sh does not build a02_transformer_costs's verdict"
+grep -q "assignment=\"$assignment\"" "$root/source/run_autograder" || fail "run_autograder does not grade $assignment"
+grep -q "assignment=\"$assignment\"" "$root/source/setup.sh" || fail "setup.sh does not build $assignment's verdict"
 # Only the graded lab's hidden tests and rubric leave the instructor's machine.
-[ -f "$root/source/solutions/a02_transformer_costs/grading/rubric.toml" ] || fail "a02's rubric is not in the zip"
-ls "$root/source/solutions/a02_transformer_costs/grading/tests/"*.cpp >/dev/null 2>&1 || fail "a02's hidden tests are not in the zip"
-others=$(cd "$root/source" && find solutions -mindepth 2 -maxdepth 2 -name grading ! -path solutions/a02_transformer_costs/grading)
+[ -f "$root/source/solutions/$assignment/grading/rubric.toml" ] || fail "$assignment's rubric is not in the zip"
+ls "$root/source/solutions/$assignment/grading/tests/"*.cpp >/dev/null 2>&1 || fail "$assignment's hidden tests are not in the zip"
+others=$(cd "$root/source" && find solutions -mindepth 2 -maxdepth 2 -name grading ! -path solutions/$assignment/grading)
 [ -z "$others" ] || fail "other labs' hidden material is in the zip: $others"
 
 echo "== setup.sh (builds the reference kit: minutes)"
@@ -59,7 +60,7 @@ open=$(cd "$root/source" && find solutions build ! -type l -perm /o=r ! -path 'b
 [ -n "$(find "$root/source/build/solution/grading_kit" -type f -perm -o=r)" ] || fail "the grading kit was closed too"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-  ! as_nobody cat "$root/source/solutions/a02_transformer_costs/grading/rubric.toml" >/dev/null 2>&1 || fail "nobody reads the rubric"
+  ! as_nobody cat "$root/source/solutions/$assignment/grading/rubric.toml" >/dev/null 2>&1 || fail "nobody reads the rubric"
   ! as_nobody ls "$root/source/build/solution/course" >/dev/null 2>&1 || fail "nobody lists the reference build"
   kit_file=$(find "$root/source/build/solution/grading_kit" -type f | head -n 1)
   as_nobody cat "$kit_file" >/dev/null || fail "nobody cannot read the grading kit ($kit_file)"
@@ -68,10 +69,10 @@ fi
 cp -r "$source_dir/examples/submissions/partial/." "$root/submission/"
 echo "== run_autograder"
 AUTOGRADER_ROOT="$root" "$root/source/run_autograder" >"$work/run.log" 2>&1 || { tail -n 30 "$work/run.log"; fail "run_autograder failed"; }
-python3 - "$root/results/results.json" "$source_dir/examples/submissions/expected_scores.json" <<'PY' || fail "results.json"
+python3 - "$root/results/results.json" "$source_dir/examples/submissions/expected_scores.json" "$assignment" <<'PY' || fail "results.json"
 import json, sys
 results = json.load(open(sys.argv[1]))
-expected = json.load(open(sys.argv[2]))["partial"]["assignments"]["a02_transformer_costs"]
+expected = json.load(open(sys.argv[2]))["partial"]["assignments"][sys.argv[3]]
 assert abs(results["score"] - expected) < 1e-6, f"score {results['score']}, expected {expected}"
 tests = results["tests"]
 assert tests, "no tests in results.json"
