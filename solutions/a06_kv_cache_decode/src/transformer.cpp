@@ -149,16 +149,70 @@ void linear_leftover_columns(const LinearArgs& a, std::int64_t begin) {
     }
 }
 
-// y (rows × out) = x (rows × in) · W (in × out) + b. Each thread owns a band
-// of y's columns and reads only that band of W, once per step whatever the
-// batch; register tiles apply each vector of W to up to kTileRows rows, so a
-// batch of 8 or 32 does its arithmetic at FMA speed rather than waiting on a
-// load and a store of a partial sum per multiply-add.
+// W's rows that linear_stream applies together: one load and one store of a
+// partial sum per kStreamRows multiply-adds.
+constexpr std::int64_t kStreamRows = 8;
+
+// y[0 … whole) += x · W for one row x: thread t reads rows [p_t, p_t+1) of W,
+// one contiguous block, start to end, into a partial y of its own (at most
+// d_ff floats, in L1); after a barrier each thread adds every partial into
+// its band of y. A batch of one does a multiply-add per weight, so the layer
+// is a pass over W at the speed memory delivers it, and a single sequential
+// stream per core is what the hardware prefetcher follows best. The column
+// bands of the batched path split every row of W between the threads and
+// keep 32 rows in flight on each, which at batch 1 was measurably slower
+// (docs/benchmarks.md).
+void linear_stream(const LinearArgs& a, std::int64_t whole, float* partials, int t, int count) {
+  // Locals, not a's fields: store() is a memcpy, which may alias anything,
+  // and would make the compiler reload W's address and stride at every store.
+  const float* x = a.x;
+  const float* w = a.w;
+  const std::int64_t out = a.out, p1 = a.in * (t + 1) / count;
+  float* partial = partials + t * whole;
+  std::fill(partial, partial + whole, 0.0f);
+  std::int64_t p = a.in * t / count;
+  for (; p + kStreamRows <= p1; p += kStreamRows) {
+    float xs[kStreamRows];
+    std::copy(x + p, x + p + kStreamRows, xs);  // in registers, for the same reason
+    for (std::int64_t j = 0; j < whole; j += kLanes) {
+      Vec sum = load(partial + j);
+      for (std::int64_t u = 0; u < kStreamRows; ++u) sum += xs[u] * load(w + (p + u) * out + j);
+      store(partial + j, sum);
+    }
+  }
+  for (; p < p1; ++p)
+    for (std::int64_t j = 0; j < whole; j += kLanes)
+      store(partial + j, load(partial + j) + x[p] * load(w + p * out + j));
+#pragma omp barrier
+  const std::int64_t vectors = whole / kLanes;
+  for (std::int64_t j = vectors * t / count * kLanes; j < vectors * (t + 1) / count * kLanes; j += kLanes) {
+    Vec sum = load(a.y + j);
+    for (int u = 0; u < count; ++u) sum += load(partials + u * whole + j);
+    store(a.y + j, sum);
+  }
+}
+
+// y (rows × out) = x (rows × in) · W (in × out) + b. One row: linear_stream.
+// More: each thread owns a band of y's columns and reads only that band of W,
+// once per step whatever the batch; register tiles apply each vector of W to
+// up to kTileRows rows, so a batch of 8 or 32 does its arithmetic at FMA
+// speed rather than waiting on a load and a store of a partial sum per
+// multiply-add.
 void linear(const float* x, std::int64_t rows, const std::vector<float>& w, const std::vector<float>& b,
             std::int64_t in, std::int64_t out, float* y) {
   for (std::int64_t r = 0; r < rows; ++r) std::copy(b.begin(), b.end(), y + r * out);
   const LinearArgs args{x, w.data(), y, rows, in, out};
   const std::int64_t vectors = out / kLanes;
+  if (rows == 1) {
+    std::vector<float> partials(static_cast<std::size_t>(omp_get_max_threads() * vectors * kLanes));
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num(), count = omp_get_num_threads();
+      linear_stream(args, vectors * kLanes, partials.data(), t, count);
+      if (t == count - 1) linear_leftover_columns(args, vectors * kLanes);
+    }
+    return;
+  }
 #pragma omp parallel
   {
     const int t = omp_get_thread_num(), count = omp_get_num_threads();
