@@ -154,14 +154,14 @@ void linear_leftover_columns(const LinearArgs& a, std::int64_t begin) {
 constexpr std::int64_t kStreamRows = 8;
 
 // y[0 … whole) += x · W for one row x: thread t reads rows [p_t, p_t+1) of W,
-// one contiguous block, start to end, into a partial y of its own (at most
-// d_ff floats, in L1); after a barrier each thread adds every partial into
-// its band of y. A batch of one does a multiply-add per weight, so the layer
-// is a pass over W at the speed memory delivers it, and a single sequential
-// stream per core is what the hardware prefetcher follows best. The column
-// bands of the batched path split every row of W between the threads and
-// keep 32 rows in flight on each, which at batch 1 was measurably slower
-// (docs/benchmarks.md).
+// one contiguous block, start to end, into a partial y of its own (`whole`
+// floats, 12 KiB at GPT-2's widest: in L1); after a barrier each thread adds
+// every partial into its band of y. A batch of one does a multiply-add per
+// weight, so the layer is a pass over W at the speed memory delivers it, and
+// a single sequential stream per core is what the hardware prefetcher follows
+// best. The column bands of the batched path split every row of W between
+// the threads and keep 32 rows in flight on each, which at batch 1 was
+// measurably slower (docs/benchmarks.md).
 void linear_stream(const LinearArgs& a, std::int64_t whole, float* partials, int t, int count) {
   // Locals, not a's fields: store() is a memcpy, which may alias anything,
   // and would make the compiler reload W's address and stride at every store.
