@@ -10,6 +10,7 @@
 // batches of one group and a row (17), one group (32) and a group and a part
 // (40).
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cstdint>
 #include <vector>
@@ -65,6 +66,32 @@ TEST_P(BatchedStep, EverySequenceMatchesRecomputingItAlone) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transformer, BatchedStep, ::testing::Values(1, 9, 17, 32, 40));
+
+// At batch 1 the linear layers split W's rows between the threads, each into
+// a partial sum of its own, and split the partials' sum by columns; the last
+// thread adds the columns that fill no whole vector. Odd thread counts split
+// the small model's 40 and 88 rows unevenly, into blocks shorter than the 8
+// rows the loop takes at a time, and (7 threads) leave some threads no
+// column of the sum at all.
+class ThreadCount : public ::testing::TestWithParam<int> {};
+
+TEST_P(ThreadCount, ABatchOfOneMatchesRecomputingItAlone) {
+  struct Restore {  // the thread count of the tests after this one, also when an assertion returns early
+    int threads = omp_get_max_threads();
+    ~Restore() { omp_set_num_threads(threads); }
+  } restore;
+  omp_set_num_threads(GetParam());
+  const Model model = random_model(small_model(), 12);
+  DecodeState state = make_decode_state(model.config, 1, 8, false);
+  std::vector<std::int64_t> sequence;
+  for (const std::int64_t token : {3, 41, 7, 19}) {
+    sequence.push_back(token);
+    EXPECT_ALL_CLOSE_WITHIN(step(model, state, {token}), full_logits(model, sequence), kLogits)
+        << GetParam() << " threads, " << sequence.size() << " tokens";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Transformer, ThreadCount, ::testing::Values(1, 3, 7));
 
 }  // namespace
 }  // namespace a06_kv_cache_decode
