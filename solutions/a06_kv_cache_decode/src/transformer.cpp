@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -204,11 +205,13 @@ void linear(const float* x, std::int64_t rows, const std::vector<float>& w, cons
   const LinearArgs args{x, w.data(), y, rows, in, out};
   const std::int64_t vectors = out / kLanes;
   if (rows == 1) {
-    std::vector<float> partials(static_cast<std::size_t>(omp_get_max_threads() * vectors * kLanes));
+    // Not zeroed here: each thread zeroes its own partial, in its own cache.
+    const std::unique_ptr<float[]> partials(
+        new float[static_cast<std::size_t>(omp_get_max_threads() * vectors * kLanes)]);
 #pragma omp parallel
     {
       const int t = omp_get_thread_num(), count = omp_get_num_threads();
-      linear_stream(args, vectors * kLanes, partials.data(), t, count);
+      linear_stream(args, vectors * kLanes, partials.get(), t, count);
       if (t == count - 1) linear_leftover_columns(args, vectors * kLanes);
     }
     return;
