@@ -3,7 +3,11 @@
 cmake_minimum_required(VERSION 3.22)  # a script's policies: today's if() and while()
 file(READ "${INPUT}" text)
 
-# kernel<<<config>>>( and kernel<T><<<config>>>(  ->  launcher("kernel", kernel, config)(
+# kernel<<<config>>>( and ns::kernel<T><<<config>>>(  ->
+#   launcher("kernel", config)([&](auto&... rooflab_arguments) { ns::kernel<T>(rooflab_arguments...); })(
+# The lambda calls the kernel as the chevrons would, so that a template
+# kernel's arguments are deduced from the launch's, as nvcc deduces them; the
+# launch is named without namespaces and template arguments.
 # The chevrons are found as tokens, not by one regex, so that the configuration
 # may hold anything but ">>>" itself: std::max<int>(a, b), a ? b : c, x >> 1.
 # A "<<<" that is not a launch (in a comment, say) is left as it is.
@@ -26,9 +30,12 @@ while(TRUE)
   string(SUBSTRING "${rest}" ${after_start} -1 text)
   if(text MATCHES "^[ \t]*\\(" AND before MATCHES "${kernel_at_end}")
     set(kernel "${CMAKE_MATCH_1}")  # the last MATCHES's group: the kernel
+    string(REGEX REPLACE "<.*$" "" name "${kernel}")
+    string(REGEX REPLACE "^.*::" "" name "${name}")
     string(REGEX REPLACE "${kernel_at_end}" "" before "${before}")
     string(REGEX REPLACE "^[ \t]*\\(" "" text "${text}")
-    string(APPEND rewritten "${before}::rooflab::cuda_cpu::launcher(\"${kernel}\", ${kernel}, ${config})(")
+    string(APPEND rewritten "${before}::rooflab::cuda_cpu::launcher(\"${name}\", ${config})("
+           "[&](auto&... rooflab_arguments) { ${kernel}(rooflab_arguments...); })(")
   else()
     string(APPEND rewritten "${before}<<<${config}>>>")
   endif()
@@ -42,7 +49,12 @@ string(REGEX REPLACE "extern[ \t]+__shared__[ \t]+([A-Za-z_][A-Za-z0-9_:]*)[ \t]
 # (after the extern form, which the pattern below would match too)
 string(REGEX REPLACE "(static[ \t]+)?__shared__[ \t]+([A-Za-z_][A-Za-z0-9_:<>, \t*]*[ \t*])([A-Za-z_][A-Za-z0-9_]*)[ \t]*((\\[[^];]*\\][ \t]*)*);"
                      "auto& \\3 = ::rooflab::cuda_cpu::shared_variable<\\2\\4>(\"\\3\", __LINE__);" text "${text}")
-set(result "// Generated from ${INPUT} by cmake/cuda_cpu_rewrite.cmake: runs on the CPU.\n#include \"rooflab/cuda_cpu.hpp\"\n#line 1 \"${INPUT}\"\n${text}")
+# __device__ T name…;  ->  the same, then its registration with the runtime,
+# which knows device memory by it (a host variable is not device memory).
+# Functions (a parenthesis before the name's end) are left as they are.
+string(REGEX REPLACE "(__device__|__constant__)([^;(){}=\n]*[ \t*&])([A-Za-z_][A-Za-z0-9_]*)([ \t]*\\[[^];\n]*\\])*([ \t]*=[^;]*|[ \t]*{[^;]*})?[ \t]*;"
+                     "\\0 ROOFLAB_REGISTER_DEVICE_VARIABLE(\\3);" text "${text}")
+set(result "// Generated from ${INPUT} by cmake/cuda_cpu_rewrite.cmake: runs on the CPU.\n#include \"rooflab/cuda_cpu_memory_functions.hpp\"\n#include \"rooflab/cuda_cpu.hpp\"\n#line 1 \"${INPUT}\"\n${text}")
 # The output must end up newer than its input, even when the rewrite is the
 # same (a .cu file touched or saved unchanged): an output left older makes
 # every later build run this again, printing "Rewriting ..." each time.

@@ -15,14 +15,19 @@
 # It is compiled with GCC's ThreadSanitizer instrumentation, so that every
 # load, store and atomic of kernel code reaches the runtime's checker
 # (src/cuda_cpu/access_hooks.cpp provides the callbacks; nothing links
-# libtsan), with line tables for its messages (-g1), with CUDA's pragmas
-# (#pragma unroll) allowed, and with every page of a large stack frame
-# probed, so that a thread that overflows its stack meets its guard page.
+# libtsan), with line tables for its messages (-g1; DWARF 4, whose file table
+# names the .cu file alone, where DWARF 5's also names the generated one,
+# which addr2line reports for some lines), with CUDA's pragmas
+# (#pragma unroll) allowed, with every page of a large stack frame probed, so
+# that a thread that overflows its stack meets its guard page, and without
+# _FORTIFY_SOURCE, whose checked copies (__memcpy_chk) would bypass the
+# runtime's memcpy (rooflab/cuda_cpu_memory_functions.hpp).
 # The launch configuration may hold anything but ">>>" (template arguments such
 # as std::max<int>(…) included).
 set(ROOFLAB_CUDA_ON_CPU_FLAGS
     -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 -Wno-tsan -g1
-    -Wno-unknown-pragmas -fstack-clash-protection
+    -gdwarf-4
+    -Wno-unknown-pragmas -fstack-clash-protection -U_FORTIFY_SOURCE
     CACHE INTERNAL "How the CPU build of a CUDA source is compiled (cmake/cuda_on_cpu.cmake)")
 #
 # rooflab_cuda_on_cpu(<out-var> UNCHECKED <file.cu>...) writes the same

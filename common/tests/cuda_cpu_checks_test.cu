@@ -137,7 +137,7 @@ TEST(CudaCpuRaces, ADeviceVariableIsCheckedLikeABuffer) {
   int* out = device_copy(std::vector<int>(32, 0));
   EXPECT_THAT(kernel_error(
                   [&] { launch("count_in_a_device_variable", count_in_a_device_variable, dim3(1), dim3(32), 0, out); }),
-              HasSubstr("race on a __device__ (static) variable"));
+              HasSubstr("race on __device__ variable launches_seen, byte 0"));
   cudaFree(out);
 }
 

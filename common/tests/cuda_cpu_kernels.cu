@@ -33,6 +33,24 @@ __global__ void block_sums_kernel(const T* in, T* out, int n) {
 
 }  // namespace
 
+namespace block_sums {
+// block_sums_kernel, with a parameter only deduction fills in.
+template <class T>
+__global__ void kernel(const T* in, T* out, int n) {
+  extern __shared__ float warp_sums[];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  T value = i < n ? in[i] : T(0);
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) value += __shfl_down_sync(0xffffffffu, value, offset);
+  if (threadIdx.x % warpSize == 0) warp_sums[threadIdx.x / warpSize] = value;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    T total = 0;
+    for (unsigned w = 0; w < blockDim.x / warpSize; ++w) total += warp_sums[w];
+    out[blockIdx.x] = total;
+  }
+}
+}  // namespace block_sums
+
 std::vector<float> scale_on_device(const std::vector<float>& values, float by) {
   const int n = static_cast<int>(values.size());
   rooflab::cuda::DeviceBuffer<float> data(values);
@@ -49,6 +67,15 @@ std::vector<float> block_sums_on_device(const std::vector<float>& values, int th
   rooflab::cuda::require_shared_memory(shared, "threads");
   rooflab::cuda::DeviceBuffer<float> in(values), out(static_cast<std::size_t>(blocks));
   block_sums_kernel<float><<<blocks, threads, shared>>>(in.get(), out.get(), n);
+  ROOFLAB_CUDA_CHECK(cudaGetLastError());
+  return out.to_host();
+}
+
+std::vector<float> deduced_block_sums_on_device(const std::vector<float>& values, int threads) {
+  const int n = static_cast<int>(values.size()), blocks = rooflab::cuda::ceil_div(n, threads);
+  const std::size_t shared = static_cast<std::size_t>(threads / 32) * sizeof(float);
+  rooflab::cuda::DeviceBuffer<float> in(values), out(static_cast<std::size_t>(blocks));
+  block_sums::kernel<<<blocks, threads, shared>>>(in.get(), out.get(), n);  // T deduced: float
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
   return out.to_host();
 }

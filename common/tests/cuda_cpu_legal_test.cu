@@ -148,13 +148,15 @@ TEST(CudaCpuLegal, SpinWaitsMakeProgressAndOnesNothingReleasesFailFast) {
   cudaFree(seen);
 }
 
-// Data published through a flag: thread 0 writes the data, then sets the flag
-// (an atomic: a release); the others spin on the flag (an acquire), then read
-// the data. Without the flag's atomics it would be a race.
+// Data published through a flag: thread 0 writes the data, fences, then sets
+// the flag (the fence and the atomic: a release); the others spin on the flag
+// (an acquire), then read the data. Without the fence, or the flag's atomics,
+// it is a race (cuda_cpu_memory_model_test.cu).
 __global__ void publish_through_a_flag(int* flag, int* out) {
   __shared__ int data[32];
   if (threadIdx.x == 0) {
     for (int i = 0; i < 32; ++i) data[i] = i * 3;
+    __threadfence_block();
     atomicExch(flag, 1);
   } else {
     while (atomicAdd(flag, 0) == 0) {
@@ -163,11 +165,13 @@ __global__ void publish_through_a_flag(int* flag, int* out) {
   }
 }
 
-// A barrier made of an atomic counter, legal under independent thread
-// scheduling: every thread's tile write is ordered before every read after it.
+// A barrier made of a fence and an atomic counter, legal under independent
+// thread scheduling: every thread's tile write is ordered before every read
+// after it.
 __global__ void hand_made_barrier(const float* in, float* out, unsigned* arrived) {
   __shared__ float tile[64];
   tile[threadIdx.x] = in[threadIdx.x];
+  __threadfence_block();
   atomicAdd(arrived, 1u);
   while (atomicAdd(arrived, 0u) < blockDim.x) {
   }

@@ -1,7 +1,11 @@
 # cmake -DREWRITE=cmake/cuda_cpu_rewrite.cmake -DWORK=dir -P cuda_cpu_rewrite_test.cmake
 # The CPU build's rewrite of a .cu file, on text whose answers are known:
-#   - a launch whose configuration holds template arguments and '>' is read whole;
+#   - a launch whose configuration holds template arguments and '>' is read whole,
+#     and calls the kernel from a lambda (template arguments deduced as nvcc
+#     deduces them), naming it without template arguments or namespaces;
 #   - a "<<<" that is not a launch (a comment) is left alone;
+#   - __device__ and __constant__ variables are registered, functions are not;
+#   - the runtime's memcpy header comes first;
 #   - run again on an input touched but unchanged, it leaves the output newer
 #     than the input, so that the next build does not run it (and print) again.
 cmake_minimum_required(VERSION 3.22)
@@ -14,15 +18,37 @@ file(MAKE_DIRECTORY "${WORK}")
 set(input "${WORK}/k.cu")
 set(output "${WORK}/k.cu.cpp")
 file(WRITE "${input}" "// e.g. kernel<<<grid, block>>> in a comment\n"
-                      "void f(int n) { scale<float><<<std::max<int>(n >> 1, 1), std::min<int>(n, 1024), 0>>>(p, n); }\n")
+                      "__device__ int hits;\n"
+                      "static __constant__ float table[4] = {1, 2,\n 3, 4};\n"
+                      "__device__ float half(float x) { return x / 2; }\n"
+                      "void f(int n) { scale<float><<<std::max<int>(n >> 1, 1), std::min<int>(n, 1024), 0>>>(p, n); }\n"
+                      "void g() { a05::step<<<1, 32>>>(q); }\n")
 execute_process(COMMAND "${CMAKE_COMMAND}" -DINPUT=${input} -DOUTPUT=${output} -P "${REWRITE}" RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   fail("the rewrite failed (${status})")
 endif()
 file(READ "${output}" text)
-string(FIND "${text}" "::rooflab::cuda_cpu::launcher(\"scale<float>\", scale<float>, std::max<int>(n >> 1, 1), std::min<int>(n, 1024), 0)(p, n);" launch)
+string(FIND "${text}" "::rooflab::cuda_cpu::launcher(\"scale\", std::max<int>(n >> 1, 1), std::min<int>(n, 1024), 0)([&](auto&... rooflab_arguments) { scale<float>(rooflab_arguments...); })(p, n);" launch)
 if(launch EQUAL -1)
   fail("the launch with template arguments was not rewritten whole:\n${text}")
+endif()
+string(FIND "${text}" "::rooflab::cuda_cpu::launcher(\"step\", 1, 32)([&](auto&... rooflab_arguments) { a05::step(rooflab_arguments...); })(q);" qualified)
+if(qualified EQUAL -1)
+  fail("a launch of a namespace's kernel was not named by the kernel alone:\n${text}")
+endif()
+foreach(variable hits table)
+  string(FIND "${text}" "ROOFLAB_REGISTER_DEVICE_VARIABLE(${variable});" registered)
+  if(registered EQUAL -1)
+    fail("the device variable ${variable} was not registered:\n${text}")
+  endif()
+endforeach()
+string(FIND "${text}" "ROOFLAB_REGISTER_DEVICE_VARIABLE(half)" function)
+if(NOT function EQUAL -1)
+  fail("a __device__ function was registered as a variable:\n${text}")
+endif()
+string(FIND "${text}" "#include \"rooflab/cuda_cpu_memory_functions.hpp\"\n#include \"rooflab/cuda_cpu.hpp\"" first)
+if(NOT first GREATER -1 OR first GREATER 200)
+  fail("the runtime's memcpy header does not come first:\n${text}")
 endif()
 string(FIND "${text}" "// e.g. kernel<<<grid, block>>> in a comment" comment)
 if(comment EQUAL -1)
@@ -36,4 +62,5 @@ execute_process(COMMAND "${CMAKE_COMMAND}" -DINPUT=${input} -DOUTPUT=${output} -
 if(NOT status EQUAL 0 OR NOT "${output}" IS_NEWER_THAN "${input}")
   fail("after an unchanged input was touched, the output stays older: every build would rewrite it again")
 endif()
-message(STATUS "cuda_cpu_rewrite: template arguments in a launch, a comment left alone, no rewrite on every build")
+message(STATUS "cuda_cpu_rewrite: template arguments in a launch, a kernel's own name, device variables registered, "
+               "a comment left alone, no rewrite on every build")

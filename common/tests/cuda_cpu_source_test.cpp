@@ -22,6 +22,18 @@ TEST(CudaOnCpu, TemplatesDynamicSharedMemoryAndShuffles) {
   EXPECT_EQ(block_sums_on_device(values, 128), (std::vector<float>{8128, 24512, 12210}));
 }
 
+TEST(CudaOnCpu, DeducedTemplateLaunchesCompileAndAreRecordedByTheKernelsName) {
+  std::vector<float> values(300);
+  std::iota(values.begin(), values.end(), 0.0f);
+  rooflab::cuda_cpu::take_launch_records();
+  EXPECT_EQ(deduced_block_sums_on_device(values, 128), (std::vector<float>{8128, 24512, 12210}));
+  block_sums_on_device(values, 128);
+  const std::vector<rooflab::cuda_cpu::LaunchRecord> records = rooflab::cuda_cpu::take_launch_records();
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].kernel, "kernel");             // block_sums::kernel<float>, deduced
+  EXPECT_EQ(records[1].kernel, "block_sums_kernel");  // block_sums_kernel<float>
+}
+
 TEST(CudaHelpers, ACheckedCallThrowsNamingFileLineAndTheCall) {
   try {
     fail_a_cuda_call();

@@ -4,30 +4,44 @@
 // Compute counts them (never timed: a CPU says nothing about a GPU's time).
 //
 // How a launch runs: kernel<<<grid, block, shared_bytes>>>(args) becomes
-// rooflab::cuda_cpu::launch(...) (a build step rewrites the chevrons, and
-// each `__shared__ T name[…];` into an array of the block's shared memory).
-// Each block's threads are fibers, switched where CUDA threads synchronise
-// (__syncthreads, warp-level calls, the end of the kernel) and where a thread
-// spins on a flag; blocks run one after another, in an order shuffled per
-// launch.
+// rooflab::cuda_cpu::launcher(...) (a build step rewrites the chevrons, each
+// `__shared__ T name[…];` into an array of the block's shared memory, and
+// registers each __device__ and __constant__ variable). Each block's threads
+// are fibers, switched where CUDA threads synchronise (__syncthreads,
+// warp-level calls, the end of the kernel), where a thread spins on a flag,
+// and, in an order drawn per launch, at volatile and atomic accesses, where
+// another thread may act between a read and a write; blocks run one after
+// another, in an order shuffled per launch.
 //
-// Every load, store and atomic of kernel code reaches the runtime: the CPU
-// build of a CUDA_FILES source is compiled with GCC's ThreadSanitizer
+// Every load, store, atomic and copy of kernel code reaches the runtime: the
+// CPU build of a CUDA_FILES source is compiled with GCC's ThreadSanitizer
 // instrumentation, whose callbacks (__tsan_read4 …) are the course's own
-// (src/cuda_cpu/access_hooks.cpp), not libtsan. On that stream the runtime
+// (src/cuda_cpu/access_hooks.cpp), not libtsan, and its memcpy, memmove and
+// memset are the runtime's (rooflab/cuda_cpu_memory_functions.hpp). On that
+// stream the runtime
 //   - classifies each address: the thread's own stack, the block's shared
-//     memory, a live cudaMalloc buffer, a __device__ (static) variable, the
-//     kernel's parameters; anything else (host memory, a freed buffer, past
-//     a buffer's end, another thread's stack) is a memcheck error naming the
+//     memory, a live cudaMalloc buffer, a registered __device__ or
+//     __constant__ variable, the kernel's parameters, read-only constants;
+//     anything else (host memory of any kind, a freed buffer, past a
+//     buffer's end, another thread's stack) is a memcheck error naming the
 //     kernel, the thread, the source line and the buffer or argument;
+//   - finds uninitialized reads (initcheck): shared memory and cudaMalloc
+//     memory start as a pattern, never zeros, and a load of a byte nobody
+//     wrote (no kernel, cudaMemcpy or cudaMemset) is an error naming the
+//     memory and the line;
 //   - finds races exactly: two threads touching the same byte with at least
-//     one write, not both atomic, in one block between the same barriers
-//     (lanes ordered by a __syncwarp or shuffle they both took part in are
-//     not a race) or in two blocks of one launch; the error names both
+//     one write, unordered by CUDA's memory model: in one block between the
+//     same barriers (lanes ordered by a __syncwarp or shuffle they both took
+//     part in, or by a fence and an atomic, are not a race), or in two blocks
+//     of one launch unless a __threadfence() and an atomic or volatile write
+//     released one to the other; volatile and atomic accesses of one block
+//     do not race with each other, atomics never do; the error names both
 //     threads, both source lines and the memory;
 //   - counts per launch, with Nsight Compute's definitions, global requests
 //     and 32-byte sectors, shared-memory requests and bank conflicts, and the
-//     unique DRAM sectors touched (LaunchRecord).
+//     unique DRAM sectors touched (LaunchRecord), and records who last wrote
+//     every byte of device memory, so that tests can ask whether a result was
+//     a kernel's work.
 // What a GPU would hang on is an error too: a __syncthreads some threads
 // never reach, a warp-level call whose mask names a lane that has exited or
 // waits elsewhere, a spin-wait nothing will ever release, more than 1024
@@ -35,10 +49,9 @@
 //
 // Not modelled: timing and occupancy, tensor cores, inline PTX, warp
 // lock-step (threads of a warp meet only at warp-level calls, as independent
-// thread scheduling allows), ordering through atomics and fences (data
-// published through a flag between barriers reads as a race), caches
-// (DRAM bytes are compulsory traffic), streams (every call is synchronous).
-// Volatile accesses count as relaxed atomics.
+// thread scheduling allows), caches (DRAM bytes are compulsory traffic),
+// streams (every call is synchronous), a spin-wait on another block (blocks
+// never run at the same time here, and a GPU does not promise they do).
 #pragma once
 
 #include <math.h>
@@ -96,8 +109,10 @@ unsigned active_mask();
 void pause_thread();
 // __trap(): the launch fails, naming the kernel and the thread.
 [[noreturn]] void trap();
-// A no-op here (blocks run one at a time), kept out of line.
-void fence();
+// __threadfence_block() (`every_block` false), __threadfence() and
+// __threadfence_system(): the calling thread's later atomic or volatile write
+// releases what it did before, to its block or to every block.
+void fence(bool every_block);
 // clock64(): a per-thread counter of the accesses it made.
 long long thread_clock();
 
@@ -130,13 +145,33 @@ struct MemoryCounters {
 
 // One kernel launch, as the runtime saw it.
 struct LaunchRecord {
-  std::string kernel;
+  std::string kernel;  // its name without namespaces or template arguments
   dim3 grid, block;
   std::size_t dynamic_shared_bytes = 0, static_shared_bytes = 0;
   MemoryCounters memory;
+  // The bytes of device memory it read, by who last wrote them ("cudaMemcpy
+  // from the host", "cudaMemset", a kernel's name), and the distinct 4-byte
+  // words it read that a cudaMemcpy from the host had put there (sorted; at
+  // most 2^20): what a test asks to know that a kernel read its inputs.
+  std::vector<std::pair<std::string, std::uint64_t>> bytes_read_from;
+  std::vector<std::uint32_t> host_words_read;
 };
 // The launches made since the last call (at most the last 4096), oldest first.
 std::vector<LaunchRecord> take_launch_records();
+
+// What cudaMemcpy brought back to the host since the last call: the distinct
+// 4-byte words (sorted), by who last wrote them on the device (a kernel's
+// name, "cudaMemset", "cudaMemcpy from the host", "never written"). A test
+// asks it whether a result came off the device as a kernel wrote it.
+struct DeviceToHostWords {
+  std::string writer;
+  std::vector<std::uint32_t> words;
+};
+std::vector<DeviceToHostWords> take_device_to_host_words();
+
+// A __device__ or __constant__ variable, as the build step registers each:
+// device memory kernels may use (other host variables are not).
+bool register_device_variable(const void* address, std::size_t bytes, const char* name);
 
 // ---- how a launch reaches the runtime ----
 
@@ -157,6 +192,7 @@ struct KernelCall {
 };
 void run_kernel(const KernelCall& call, dim3 grid, dim3 block, std::size_t shared_bytes);
 
+// `kernel` called with the launch's copy of its arguments.
 template <class Kernel, class Tuple>
 struct Call {
   Kernel kernel;
@@ -171,42 +207,63 @@ void note_pointer(std::vector<PointerArgument>& pointers, int position, const T&
   if constexpr (std::is_pointer_v<T>)
     pointers.push_back({position, reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(value))});
 }
+template <class Kernel, class Tuple>
+void run_call(const char* name, Call<Kernel, Tuple>& call, dim3 grid, dim3 block, std::size_t shared_bytes) {
+  std::vector<PointerArgument> pointers;
+  std::apply(
+      [&](const auto&... value) {
+        int position = 0;
+        (note_pointer(pointers, ++position, value), ...);
+      },
+      call.arguments);
+  run_kernel({name, &Call<Kernel, Tuple>::entry, &call, sizeof call, pointers.data(), pointers.size()}, grid, block,
+             shared_bytes);
+}
 }  // namespace detail
 
-// kernel<<<grid, block, shared_bytes>>>(args...), as the build step writes it.
+// Runs `kernel` (a function) with `args`, each converted to its parameter's
+// type once, when the launch starts, as CUDA copies a kernel's arguments.
 template <class... Params, class... Args>
 void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
             Args&&... args) {
   using Tuple = std::tuple<std::decay_t<Params>...>;
-  detail::Call<void (*)(Params...), Tuple> call{kernel, Tuple(std::forward<Args>(args)...)};  // by value, as CUDA
-  std::vector<detail::PointerArgument> pointers;
-  std::apply(
-      [&](const auto&... value) {
-        int position = 0;
-        (detail::note_pointer(pointers, ++position, value), ...);
-      },
-      call.arguments);
-  detail::run_kernel({kernel_name, &decltype(call)::entry, &call, sizeof call, pointers.data(), pointers.size()}, grid,
-                     block, shared_bytes);
+  detail::Call<void (*)(Params...), Tuple> call{kernel, Tuple(std::forward<Args>(args)...)};
+  detail::run_call(kernel_name, call, grid, block, shared_bytes);
 }
 
 // kernel<<<grid, block, shared_bytes, stream>>>(args...) as the build step
-// rewrites it: launcher("kernel", kernel, grid, block, shared_bytes)(args...).
-template <class... Params>
-struct Launcher {
+// rewrites it:
+//   launcher("kernel", grid, block, shared_bytes, stream)(
+//       [&](auto&... arguments) { kernel(arguments...); })(args...)
+// The lambda calls the kernel as the chevrons do, so that a template kernel's
+// arguments are deduced from the launch's arguments, as nvcc deduces them.
+// The launch records the kernel by its name without namespaces or template
+// arguments ("flash_forward" for a::flash_forward<64>).
+template <class Kernel>
+struct BoundLaunch {
   const char* name;
-  void (*kernel)(Params...);
+  Kernel kernel;
   dim3 grid, block;
   std::size_t shared_bytes;
   template <class... Args>
   void operator()(Args&&... args) const {
-    launch(name, kernel, grid, block, shared_bytes, std::forward<Args>(args)...);
+    using Tuple = std::tuple<std::decay_t<Args>...>;  // the arguments, copied as CUDA copies them
+    detail::Call<Kernel, Tuple> call{kernel, Tuple(std::forward<Args>(args)...)};
+    detail::run_call(name, call, grid, block, shared_bytes);
   }
 };
-template <class... Params>
-Launcher<Params...> launcher(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
-                             std::size_t shared_bytes = 0, int /*stream: every launch is synchronous*/ = 0) {
-  return {name, kernel, grid, block, shared_bytes};
+struct LaunchConfiguration {
+  const char* name;
+  dim3 grid, block;
+  std::size_t shared_bytes;
+  template <class Kernel>
+  BoundLaunch<Kernel> operator()(Kernel kernel) const {
+    return {name, kernel, grid, block, shared_bytes};
+  }
+};
+inline LaunchConfiguration launcher(const char* name, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+                                    int /*stream: every launch is synchronous*/ = 0) {
+  return {name, grid, block, shared_bytes};
 }
 
 }  // namespace rooflab::cuda_cpu
@@ -219,6 +276,13 @@ using rooflab::cuda_cpu::dim3;
 #define __device__
 #define __host__
 #define __constant__
+// What the build step writes after each __device__ or __constant__ variable:
+// its registration, before main, as device memory kernels may use.
+#define ROOFLAB_DEVICE_VARIABLE_NAME2(line) rooflab_device_variable_##line
+#define ROOFLAB_DEVICE_VARIABLE_NAME(line) ROOFLAB_DEVICE_VARIABLE_NAME2(line)
+#define ROOFLAB_REGISTER_DEVICE_VARIABLE(variable)                                                \
+  [[maybe_unused]] static const bool ROOFLAB_DEVICE_VARIABLE_NAME(__COUNTER__) =                  \
+      ::rooflab::cuda_cpu::register_device_variable(&(variable), sizeof(variable), #variable)
 #define __forceinline__ inline
 // Empty: libstdc++ spells its own attribute __noinline__ too.
 #define __noinline__
@@ -243,9 +307,9 @@ inline int __syncthreads_and(int predicate) {
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu) { rooflab::cuda_cpu::syncwarp(mask); }
 inline unsigned __activemask() { return rooflab::cuda_cpu::active_mask(); }
-inline void __threadfence() { rooflab::cuda_cpu::fence(); }
-inline void __threadfence_block() { rooflab::cuda_cpu::fence(); }
-inline void __threadfence_system() { rooflab::cuda_cpu::fence(); }
+inline void __threadfence() { rooflab::cuda_cpu::fence(true); }
+inline void __threadfence_block() { rooflab::cuda_cpu::fence(false); }
+inline void __threadfence_system() { rooflab::cuda_cpu::fence(true); }
 inline void __nanosleep(unsigned) { rooflab::cuda_cpu::pause_thread(); }
 [[noreturn]] inline void __trap() { rooflab::cuda_cpu::trap(); }
 inline long long clock64() { return rooflab::cuda_cpu::thread_clock(); }
@@ -433,18 +497,21 @@ cudaError_t cudaMalloc(T** pointer, std::size_t bytes) {
 cudaError_t cudaFree(void* pointer);
 cudaError_t cudaMemcpy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes);
-// __constant__ and __device__ variables are plain variables here.
+// __constant__ and __device__ variables are plain variables here (registered
+// as device memory by the build step); the copies check their bounds.
 template <class T>
 cudaError_t cudaMemcpyToSymbol(T& symbol, const void* from, std::size_t bytes, std::size_t offset = 0,
-                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
-  return cudaMemcpy(reinterpret_cast<char*>(&symbol) + offset, from, bytes, kind);
+                               cudaMemcpyKind /*kind*/ = cudaMemcpyHostToDevice) {
+  if (offset + bytes > sizeof(T) || (bytes && !from)) return cudaErrorInvalidValue;
+  std::memcpy(reinterpret_cast<char*>(&symbol) + offset, from, bytes);
+  return cudaSuccess;
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* to, const T& symbol, std::size_t bytes, std::size_t offset = 0,
-                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
-  return cudaMemcpy(to, reinterpret_cast<const char*>(&symbol) + offset, bytes, kind);
+                                 cudaMemcpyKind /*kind*/ = cudaMemcpyDeviceToHost) {
+  if (offset + bytes > sizeof(T) || (bytes && !to)) return cudaErrorInvalidValue;
+  std::memcpy(to, reinterpret_cast<const char*>(&symbol) + offset, bytes);
+  return cudaSuccess;
 }
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaGetLastError();

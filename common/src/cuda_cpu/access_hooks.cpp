@@ -8,6 +8,7 @@
 // GCC declares these callbacks nothrow: an error found here never unwinds
 // through kernel code; the thread is abandoned and the scheduler fails the
 // launch (scheduler.cpp, abandon_thread).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -16,35 +17,49 @@
 
 namespace rooflab::cuda_cpu::detail {
 
-void on_access(const void* address, unsigned size, bool write, bool atomic, const void* pc, bool synchronizes) {
+void on_access(const void* address, std::size_t size, unsigned flags, const void* pc) {
   ThreadContext* thread = current_thread();
   if (!thread || thread->in_runtime) return;
   const auto at = reinterpret_cast<std::uintptr_t>(address);
   if (at - thread->stack_low < thread->stack_high - thread->stack_low) return;  // its own locals
   LaunchChecker* checker = current_checker();
   if (!checker || size == 0) return;
-  checker->check(*thread, at, size,
-                 (write ? LaunchChecker::kWrite : 0) | (atomic ? LaunchChecker::kAtomic : 0) |
-                     (synchronizes ? LaunchChecker::kSynchronizes : 0),
-                 pc);
+  // The checker takes sizes as 32 bits: a larger copy goes in pieces.
+  constexpr std::size_t kPiece = std::size_t{1} << 30;
+  for (std::size_t done = 0; done < size; done += kPiece)
+    checker->check(*thread, at + done, static_cast<unsigned>(std::min(kPiece, size - done)), flags, pc);
+}
+
+void on_copy(void* to, const void* from, std::size_t bytes, const void* pc) {
+  ThreadContext* thread = current_thread();
+  if (!thread || thread->in_runtime || bytes == 0) return;
+  if (LaunchChecker* checker = current_checker())
+    checker->copy(*thread, reinterpret_cast<std::uintptr_t>(to), reinterpret_cast<std::uintptr_t>(from), bytes, pc);
 }
 
 }  // namespace rooflab::cuda_cpu::detail
 
 namespace {
+using rooflab::cuda_cpu::detail::kRange;
+using rooflab::cuda_cpu::detail::kSynchronizes;
+using rooflab::cuda_cpu::detail::kVolatile;
+using rooflab::cuda_cpu::detail::kWrite;
 using rooflab::cuda_cpu::detail::on_access;
+constexpr unsigned kVolatileAccess = kVolatile | kSynchronizes;
 }  // namespace
 
 #define ROOFLAB_PC __builtin_extract_return_addr(__builtin_return_address(0))
-#define ROOFLAB_SIZED_HOOKS(n)                                                                              \
-  void __tsan_read##n(void* address) { on_access(address, n, false, false, ROOFLAB_PC); }                   \
-  void __tsan_write##n(void* address) { on_access(address, n, true, false, ROOFLAB_PC); }                   \
-  void __tsan_unaligned_read##n(void* address) { on_access(address, n, false, false, ROOFLAB_PC); }         \
-  void __tsan_unaligned_write##n(void* address) { on_access(address, n, true, false, ROOFLAB_PC); }         \
-  void __tsan_volatile_read##n(void* address) { on_access(address, n, false, true, ROOFLAB_PC); }           \
-  void __tsan_volatile_write##n(void* address) { on_access(address, n, true, true, ROOFLAB_PC); }           \
-  void __tsan_unaligned_volatile_read##n(void* address) { on_access(address, n, false, true, ROOFLAB_PC); } \
-  void __tsan_unaligned_volatile_write##n(void* address) { on_access(address, n, true, true, ROOFLAB_PC); }
+#define ROOFLAB_SIZED_HOOKS(n)                                                                                   \
+  void __tsan_read##n(void* address) { on_access(address, n, 0, ROOFLAB_PC); }                                   \
+  void __tsan_write##n(void* address) { on_access(address, n, kWrite, ROOFLAB_PC); }                             \
+  void __tsan_unaligned_read##n(void* address) { on_access(address, n, 0, ROOFLAB_PC); }                         \
+  void __tsan_unaligned_write##n(void* address) { on_access(address, n, kWrite, ROOFLAB_PC); }                   \
+  void __tsan_volatile_read##n(void* address) { on_access(address, n, kVolatileAccess, ROOFLAB_PC); }            \
+  void __tsan_volatile_write##n(void* address) { on_access(address, n, kVolatileAccess | kWrite, ROOFLAB_PC); } \
+  void __tsan_unaligned_volatile_read##n(void* address) { on_access(address, n, kVolatileAccess, ROOFLAB_PC); }  \
+  void __tsan_unaligned_volatile_write##n(void* address) {                                                       \
+    on_access(address, n, kVolatileAccess | kWrite, ROOFLAB_PC);                                                 \
+  }
 
 extern "C" {
 void __tsan_init() {}
@@ -57,10 +72,7 @@ ROOFLAB_SIZED_HOOKS(2)
 ROOFLAB_SIZED_HOOKS(4)
 ROOFLAB_SIZED_HOOKS(8)
 ROOFLAB_SIZED_HOOKS(16)
-void __tsan_read_range(void* address, std::size_t size) {
-  on_access(address, static_cast<unsigned>(size), false, false, ROOFLAB_PC);
-}
-void __tsan_write_range(void* address, std::size_t size) {
-  on_access(address, static_cast<unsigned>(size), true, false, ROOFLAB_PC);
-}
+// A struct copy's two sides, which GCC reports as ranges.
+void __tsan_read_range(void* address, std::size_t size) { on_access(address, size, kRange, ROOFLAB_PC); }
+void __tsan_write_range(void* address, std::size_t size) { on_access(address, size, kRange | kWrite, ROOFLAB_PC); }
 }

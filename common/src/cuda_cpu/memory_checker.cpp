@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <unordered_set>
 
 #include "runtime_state.hpp"
@@ -34,6 +35,11 @@ constexpr std::uint64_t epoch_of(std::uint32_t block, std::uint32_t interval) {
 inline bool lies_within(std::uintptr_t address, unsigned size, std::uintptr_t begin, std::size_t bytes) {
   return address - begin < bytes && address + size - begin <= bytes;
 }
+
+// The mask of the bytes [first, last) of a 4-byte word.
+inline std::uint8_t byte_mask(std::uintptr_t first, std::uintptr_t last) {
+  return static_cast<std::uint8_t>(((1u << (last - first)) - 1) << (first & 3));
+}
 }  // namespace
 
 // One access as the shadow keeps it: who, between which barriers, at which
@@ -43,7 +49,7 @@ struct LaunchChecker::Stamp {
   std::uint32_t interval = 0;  // beside block: both are one 8-byte epoch()
   std::uint16_t thread = 0;
   std::uint8_t bytes = 0;  // a mask of the word's 4 bytes; 0: no access
-  std::uint8_t atomic = 0;
+  Strength strength = Strength::plain;
   std::uint32_t clock = 0;
   std::int32_t pc = 0;  // code_offset()
 
@@ -51,24 +57,31 @@ struct LaunchChecker::Stamp {
 };
 
 // The shadow of one 4-byte word: its last write, and up to two reads since.
+// Shared memory's words belong to one block (`owner`, its serial) and know
+// which of their bytes that block wrote (initcheck); a new block's first
+// access starts them afresh.
 struct alignas(64) LaunchChecker::Word {
-  std::uint32_t owner = 0;  // shared memory: the block serial it belongs to
+  std::uint32_t owner : 28 = 0;
+  std::uint32_t initialized : 4 = 0;  // shared memory: a mask of the bytes the block wrote
   Stamp write;
   Stamp reads[2];
 };
 
-enum class RegionKind { buffer, shared, statics };
+enum class RegionKind { buffer, shared, statics, constants };
 
 struct LaunchChecker::Region {
   RegionKind kind = RegionKind::buffer;
   std::uintptr_t begin = 0;
   std::size_t bytes = 0;
-  int argument = 0;        // the first pointer argument that points into it, or 0
+  std::size_t reserved = 0, guard = 0;  // buffers: device_memory.hpp's BufferRange
+  WriterTag* writers = nullptr;         // buffers: who last wrote each byte
+  int argument = 0;                     // the first pointer argument that points into it, or 0
   Word* shadow = nullptr;  // mapped on first use: zeroed pages, each paid for when a kernel touches it
   std::size_t shadow_bytes = 0;
   std::unordered_map<std::uintptr_t, Word> sparse;           // statics: by word address
   std::vector<std::uint64_t> read_sectors, written_sectors;  // DRAM: one bit a 32-byte sector
   std::unordered_set<std::uintptr_t> sparse_read, sparse_written;
+  std::vector<std::uint64_t> host_words_seen;  // buffers: one bit a word, set once its value was noted
 
   Region() = default;
   Region(const Region&) = delete;
@@ -83,7 +96,7 @@ struct LaunchChecker::Region {
     Word& word = kind == RegionKind::statics ? sparse[address >> 2] : shadow_word(address);
     if (word.owner != owner) {
       word = {};
-      word.owner = owner;
+      word.owner = owner & 0x0fffffffu;
     }
     return word;
   }
@@ -135,16 +148,18 @@ std::string hex(std::uintptr_t address) {
   return text;
 }
 
-// Every loaded object's segments: static variables (__device__ and
-// __constant__ ones among them), string literals and tables.
-std::vector<std::pair<std::uintptr_t, std::uintptr_t>> loaded_segments() {
+// The read-only segments of every loaded object: string literals and
+// constant tables, which kernel code may read. Writable ones (a host
+// program's globals) hold device memory only where a __device__ or
+// __constant__ variable was registered.
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> read_only_segments() {
   std::vector<std::pair<std::uintptr_t, std::uintptr_t>> segments;
   dl_iterate_phdr(
       [](dl_phdr_info* info, std::size_t, void* out) {
         auto& list = *static_cast<std::vector<std::pair<std::uintptr_t, std::uintptr_t>>*>(out);
         for (int i = 0; i < info->dlpi_phnum; ++i) {
           const ElfW(Phdr)& header = info->dlpi_phdr[i];
-          if (header.p_type != PT_LOAD) continue;
+          if (header.p_type != PT_LOAD || (header.p_flags & PF_W)) continue;
           const std::uintptr_t begin = info->dlpi_addr + header.p_vaddr;
           list.emplace_back(begin, begin + header.p_memsz);
         }
@@ -156,7 +171,8 @@ std::vector<std::pair<std::uintptr_t, std::uintptr_t>> loaded_segments() {
 }
 
 const char* kind_of(const Access& access) {
-  if (access.atomic) return access.write ? "atomic update" : "atomic read";
+  if (access.strength == Strength::atomic) return access.write ? "atomic update" : "atomic read";
+  if (access.strength == Strength::relaxed) return access.write ? "volatile write" : "volatile read";
   return access.write ? "write" : "read";
 }
 
@@ -165,19 +181,27 @@ const char* kind_of(const Access& access) {
 constinit thread_local LaunchChecker* running_checker = nullptr;
 void set_current_checker(LaunchChecker* checker) { running_checker = checker; }
 
-LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes)
+LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+                             unsigned char shared_pattern)
     : call_(call),
       grid_(grid),
       block_(block),
       dynamic_bytes_(dynamic_shared_bytes),
+      shared_pattern_(shared_pattern),
+      writer_(kernel_writer_tag(call.name)),
       arena_(static_cast<unsigned char*>(std::aligned_alloc(128, kSharedMemoryPerBlock))),
       warps_((block.count() + kWarpSize - 1) / kWarpSize) {
-  static const auto segments = loaded_segments();
-  static_segments_ = segments;
+  static_assert(sizeof(Word) == 64, "a word's shadow fills one cache line");
+  static const auto segments = read_only_segments();
+  constant_segments_ = segments;
+  variables_ = device_variables();
   for (const BufferRange& range : live_buffers()) {
     auto region = std::make_unique<Region>();
     region->begin = range.begin;
     region->bytes = range.bytes;
+    region->reserved = range.reserved;
+    region->guard = range.guard;
+    region->writers = range.writers;
     for (std::size_t i = 0; i < call.pointer_count && !region->argument; ++i) {
       const auto value = reinterpret_cast<std::uintptr_t>(call.pointers[i].value);
       if (value >= range.begin && value < range.begin + std::max<std::size_t>(range.bytes, 1))
@@ -194,23 +218,36 @@ LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std:
   shared_region_->bytes = kSharedMemoryPerBlock;
   statics_region_ = std::make_unique<Region>();
   statics_region_->kind = RegionKind::statics;
+  constants_region_ = std::make_unique<Region>();
+  constants_region_->kind = RegionKind::constants;
 }
 
 LaunchChecker::~LaunchChecker() { std::free(arena_.release()); }
 
 void LaunchChecker::begin_block(unsigned linear) {
   releases_.clear();
+  block_knowledge_.clear();
   block_linear_ = linear;
   ++block_serial_;
   interval_ = 0;
   epoch_ = epoch_of(block_linear_, interval_);
-  std::memset(arena_.get(), 0, std::min(kSharedMemoryPerBlock, dynamic_bytes_ + static_bytes_ + 128));
+  // Whatever the last block left, as a GPU's shared memory holds: never zeros.
+  std::memset(arena_.get(), shared_pattern_, std::min(kSharedMemoryPerBlock, dynamic_bytes_ + static_bytes_ + 128));
 }
 
 void LaunchChecker::barrier() {
+  // Shared memory nobody had written, read before the barrier, with no race
+  // found since that would explain it: the read was of uninitialized memory.
+  if (!uninitialized_.empty() && uninitialized_in_shared_) throw KernelError(uninitialized_);
   ++interval_;
   epoch_ = epoch_of(block_linear_, interval_);
   for (WarpRequests& warp : warps_) warp.count_into(counters_);
+}
+
+void LaunchChecker::pass_on(ThreadContext& thread) {
+  if (thread.other_blocks.empty()) return;
+  block_knowledge_.learn(thread.other_blocks);
+  thread.other_blocks.clear();
 }
 
 void* LaunchChecker::shared_array(const char* name, int line, std::size_t bytes, std::size_t alignment,
@@ -226,6 +263,8 @@ void* LaunchChecker::shared_array(const char* name, int line, std::size_t bytes,
             std::to_string(kSharedMemoryPerBlock) + " a block may have";
     return nullptr;
   }
+  // The block's first use of the array: its bytes hold the launch's pattern.
+  std::memset(arena_.get() + start, shared_pattern_, offset + bytes - start);
   static_bytes_ = offset + bytes - dynamic_bytes_;
   shared_arrays_.push_back({name, line, offset, bytes});
   return arena_.get() + offset;
@@ -244,7 +283,14 @@ std::string LaunchChecker::describe(const Region& region, std::uintptr_t address
         return "__shared__ " + std::string(array.name) + ", byte " + std::to_string(offset - array.offset);
     return "shared memory, byte " + std::to_string(offset);
   }
-  if (region.kind == RegionKind::statics) return "a __device__ (static) variable at " + hex(address);
+  if (region.kind == RegionKind::statics) {
+    for (const DeviceVariable& variable : variables_)
+      if (address - variable.begin < variable.bytes)
+        return "__device__ variable " + std::string(variable.name) + ", byte " +
+               std::to_string(address - variable.begin);
+    return "a __device__ variable at " + hex(address);
+  }
+  if (region.kind == RegionKind::constants) return "read-only host data at " + hex(address);
   std::string text = "device buffer of " + std::to_string(region.bytes) + " bytes";
   if (region.argument) text += " (the kernel's argument " + std::to_string(region.argument) + ")";
   return text + ", byte " + std::to_string(address - region.begin);
@@ -258,15 +304,19 @@ std::string LaunchChecker::race(const Stamp& earlier, const Access& later, const
                      source_line(code_address(earlier.pc)) + " and " + who(block_linear_, thread.linear) + " " +
                      (later.write ? "writes" : "reads") + " it at " + source_line(later.pc);
   if (other_block)
-    text += ", in another block of the same launch: blocks run in no order a kernel can rely on";
+    text +=
+        ", in another block of the same launch: blocks run in no order a kernel can rely on, and one block's "
+        "writes reach another only through __threadfence() before an atomic (or volatile) write the other block "
+        "reads";
   else
-    text += " with no __syncthreads between (nor a __syncwarp both took part in)";
+    text += " with no __syncthreads between (nor a __syncwarp both took part in, nor a fence and an atomic)";
   return text + "; on a GPU the result depends on timing";
 }
 
 bool LaunchChecker::ordered(const Stamp& earlier, const ThreadContext& thread) const {
-  // Another block: never; another interval of this block: always.
-  if (earlier.epoch() != epoch_) return earlier.block == block_linear_;
+  // Another interval of this block: always; another block: only through
+  // what this thread or its block acquired of it.
+  if (earlier.epoch() != epoch_) return earlier.block == block_linear_ || ordered_across_blocks(earlier, thread);
   if (earlier.thread == thread.linear) return true;
   if (earlier.thread / kWarpSize == thread.linear / kWarpSize &&
       thread.clock[earlier.thread % kWarpSize] > earlier.clock)
@@ -274,25 +324,35 @@ bool LaunchChecker::ordered(const Stamp& earlier, const ThreadContext& thread) c
   return !thread.acquired.empty() && thread.acquired[earlier.thread] > earlier.clock;
 }
 
-bool LaunchChecker::conflicts(const Stamp& earlier, std::uint8_t bytes, bool atomic,
+bool LaunchChecker::ordered_across_blocks(const Stamp& earlier, const ThreadContext& thread) const {
+  return block_knowledge_.covers(earlier.block, earlier.interval, earlier.thread, earlier.clock) ||
+         thread.other_blocks.covers(earlier.block, earlier.interval, earlier.thread, earlier.clock);
+}
+
+bool LaunchChecker::conflicts(const Stamp& earlier, std::uint8_t bytes, Strength strength,
                               const ThreadContext& thread) const {
-  return (earlier.bytes & bytes) && !(earlier.atomic && atomic) && !ordered(earlier, thread);
+  if (!(earlier.bytes & bytes)) return false;
+  if (earlier.strength == Strength::atomic && strength == Strength::atomic) return false;
+  // Volatile and atomic accesses in one block are "morally strong": no race.
+  if (earlier.strength != Strength::plain && strength != Strength::plain && earlier.block == block_linear_)
+    return false;
+  return !ordered(earlier, thread);
 }
 
 bool LaunchChecker::check_word(Word& word, std::uint8_t bytes, const Later& later, const ThreadContext& thread,
                                const Region& region) {
-  if (conflicts(word.write, bytes, later.atomic, thread)) return fail_race(word.write, later, thread, region, true);
+  if (conflicts(word.write, bytes, later.strength, thread)) return fail_race(word.write, later, thread, region, true);
   const unsigned lane = thread.linear % kWarpSize;
   const Stamp now{block_linear_,
                   interval_,
                   static_cast<std::uint16_t>(thread.linear),
                   bytes,
-                  static_cast<std::uint8_t>(later.atomic),
+                  later.strength,
                   thread.clock[lane],
                   code_offset(later.pc)};
   if (later.write) {
     for (Stamp& read : word.reads) {
-      if (conflicts(read, bytes, later.atomic, thread)) return fail_race(read, later, thread, region, false);
+      if (conflicts(read, bytes, later.strength, thread)) return fail_race(read, later, thread, region, false);
       if (read.bytes && ordered(read, thread) && !(read.bytes & ~bytes)) read = {};
     }
     word.write = now;
@@ -311,7 +371,12 @@ bool LaunchChecker::check_word(Word& word, std::uint8_t bytes, const Later& late
 
 bool LaunchChecker::fail_race(const Stamp& earlier, Later later, const ThreadContext& thread, const Region& region,
                               bool earlier_wrote) {
-  problem_ = race(earlier, {later.address, 0, later.write, later.atomic, later.pc}, thread, region, earlier_wrote);
+  Access access;
+  access.address = later.address;
+  access.write = later.write;
+  access.strength = later.strength;
+  access.pc = later.pc;
+  problem_ = race(earlier, access, thread, region, earlier_wrote);
   return false;
 }
 
@@ -326,16 +391,47 @@ bool LaunchChecker::fail_parameter_write(const ThreadContext& thread, const Acce
   return false;
 }
 
+void LaunchChecker::note_uninitialized(const ThreadContext& thread, const Access& access, const Region& region,
+                                       std::uintptr_t byte) {
+  if (!uninitialized_.empty()) return;  // the first one says it
+  const bool shared = region.kind == RegionKind::shared;
+  const char* verb = access.strength == Strength::atomic ? "'s atomic update reads " : access.range ? " copies " : " reads ";
+  uninitialized_ = std::string("kernel ") + call_.name + ": " + who(block_linear_, thread.linear) + verb +
+                   describe(region, byte) + " at " + source_line(access.pc) + ", which " +
+                   (shared ? "no thread of its block had written: a block's shared memory starts uninitialized"
+                           : "nothing had written since cudaMalloc: device memory starts uninitialized (cudaMemset it, "
+                             "or write it before reading)") +
+                   "; on a GPU it holds whatever was there before (compute-sanitizer's initcheck)";
+  uninitialized_in_shared_ = shared;
+}
+
 std::string LaunchChecker::fault(const ThreadContext& thread, const Access& access) const {
   const std::uintptr_t address = access.address;
   std::string where;
-  // cudaFree keeps freed buffers in quarantine (runtime_api.cpp): the host
+  // cudaFree keeps freed buffers in quarantine (device_memory.cpp): the host
   // cannot have reused their memory yet.
   for (const BufferRange& freed : freed_buffers())
     if (address >= freed.begin && address < freed.begin + freed.bytes)
       where = "inside a " + std::to_string(freed.bytes) + "-byte device buffer that cudaFree released (use after free)";
+  // Each buffer sits between guards of address space nothing else is given:
+  // an index past a buffer's end lands in that buffer's guard.
+  for (const auto& region : buffers_) {
+    if (!where.empty()) break;
+    const std::uintptr_t end = region->begin + region->bytes;
+    if (address >= end && address < region->begin + region->reserved + region->guard) {
+      where = describe(*region, address) + ": past its end";
+    } else if (address < region->begin && region->begin - address <= region->guard) {
+      where = std::to_string(region->begin - address) + " bytes before the start of a " +
+              describe(*region, region->begin);
+      where.resize(where.size() - std::string(", byte 0").size());
+    }
+  }
   if (where.empty() && address >= shared_region_->begin && address < shared_region_->begin + kSharedMemoryPerBlock)
     where = "past the end of the block's " + std::to_string(dynamic_bytes_ + static_bytes_) + " bytes of shared memory";
+  if (where.empty() && access.write && constants_region_ &&
+      std::any_of(constant_segments_.begin(), constant_segments_.end(),
+                  [&](const auto& segment) { return address >= segment.first && address < segment.second; }))
+    where = "read-only host data (a string literal or a constant table), which no thread may write";
   // An argument that points outside every device buffer, nearest below the
   // address: a host pointer passed to the kernel.
   int host_argument = 0;
@@ -353,25 +449,10 @@ std::string LaunchChecker::fault(const ThreadContext& thread, const Access& acce
   if (where.empty() && host_argument)
     where = "host memory, which the kernel's argument " + std::to_string(host_argument) +
             " points into: a GPU reads only device memory (cudaMalloc, then cudaMemcpy the data there)";
-  if (where.empty()) {
-    // Just outside a buffer: an index off by a little.
-    for (const auto& region : buffers_) {
-      const std::uintptr_t end = region->begin + region->bytes;
-      const std::size_t slack = std::max<std::size_t>(region->bytes, 4096);
-      if (address >= end && address < end + slack) {
-        where = describe(*region, address) + ": past its end";
-        break;
-      }
-      if (address < region->begin && address + slack >= region->begin) {
-        where = std::to_string(region->begin - address) + " bytes before the start of a " +
-                describe(*region, region->begin);
-        where.resize(where.size() - std::string(", byte 0").size());
-        break;
-      }
-    }
-  }
   if (where.empty())
-    where = "host memory, not a device buffer, the block's shared memory, the thread's stack or a __device__ variable";
+    where =
+        "host memory (a host variable, the host's heap or stack), not a device buffer, the block's shared memory, "
+        "the thread's own stack or a __device__ variable";
   return std::string("kernel ") + call_.name + ": invalid " + std::string(kind_of(access)) + " of " +
          std::to_string(access.size) + " bytes at " + hex(address) + " by " + who(block_linear_, thread.linear) +
          " at " + source_line(access.pc) + ": " + where + "; on a GPU this faults (compute-sanitizer's memcheck)";
@@ -399,10 +480,88 @@ LaunchChecker::Region* LaunchChecker::find_region(std::uintptr_t address, unsign
       return buffer;
     }
   }
-  const auto segment =
-      std::upper_bound(static_segments_.begin(), static_segments_.end(), std::make_pair(address, ~std::uintptr_t{0}));
-  if (segment != static_segments_.begin() && address < std::prev(segment)->second) return statics_region_.get();
+  const auto variable = std::upper_bound(variables_.begin(), variables_.end(), address,
+                                         [](std::uintptr_t a, const DeviceVariable& v) { return a < v.begin; });
+  if (variable != variables_.begin() && lies_within(address, size, std::prev(variable)->begin, std::prev(variable)->bytes))
+    return statics_region_.get();
+  const auto segment = std::upper_bound(constant_segments_.begin(), constant_segments_.end(),
+                                        std::make_pair(address, ~std::uintptr_t{0}));
+  if (segment != constant_segments_.begin() && address + size <= std::prev(segment)->second &&
+      address >= std::prev(segment)->first)
+    return constants_region_.get();
   return nullptr;
+}
+
+bool LaunchChecker::source_byte_initialized(std::uintptr_t address) {
+  const std::uintptr_t word_address = address & ~std::uintptr_t{3};
+  if (lies_within(address, 1, shared_begin_, dynamic_bytes_ + static_bytes_)) {
+    Word& word = shared_region_->word(word_address, block_serial_);
+    return word.initialized >> (address & 3) & 1u;
+  }
+  for (const auto& region : buffers_)
+    if (lies_within(address, 1, region->begin, region->bytes)) return region->writers[address - region->begin] != 0;
+  return true;  // a thread's stack, a __device__ variable, constants: never tracked, so taken as written
+}
+
+void LaunchChecker::copy_initialization(const ThreadContext& thread, Region& region, std::uintptr_t address,
+                                        unsigned size) {
+  // The source's state first: a memmove's ranges may overlap.
+  const std::uintptr_t source = thread.copy_source;
+  std::vector<bool> initialized(size, true);
+  if (source)
+    for (unsigned i = 0; i < size; ++i) initialized[i] = source_byte_initialized(source + i);
+  for (unsigned i = 0; i < size; ++i) {
+    const std::uintptr_t byte = address + i;
+    if (region.kind == RegionKind::shared) {
+      Word& word = region.word(byte & ~std::uintptr_t{3}, block_serial_);
+      const auto bit = static_cast<std::uint8_t>(1u << (byte & 3));
+      word.initialized = initialized[i] ? (word.initialized | bit) : (word.initialized & ~bit);
+    } else if (region.kind == RegionKind::buffer) {
+      region.writers[byte - region.begin] = initialized[i] ? writer_ : kNeverWritten;
+    }
+  }
+}
+
+void LaunchChecker::note_host_words(Region& region, std::uintptr_t address, unsigned size) {
+  if (region.host_words_seen.empty()) region.host_words_seen.assign((region.bytes + 3) / 4 / 64 + 1, 0);
+  for (std::uintptr_t word = (address - region.begin) & ~std::uintptr_t{3}; word < address + size - region.begin;
+       word += 4) {
+    if (word + 4 > region.bytes) break;
+    const WriterTag* writers = region.writers + word;
+    if (writers[0] != kHostCopy || writers[1] != kHostCopy || writers[2] != kHostCopy || writers[3] != kHostCopy)
+      continue;
+    std::uint64_t& bits = region.host_words_seen[word / 4 / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (word / 4 % 64);
+    if (bits & bit) continue;
+    bits |= bit;
+    if (host_words_.size() >= kMaxHostWordsPerLaunch) continue;
+    std::uint32_t value;
+    std::memcpy(&value, reinterpret_cast<const void*>(region.begin + word), 4);
+    host_words_.push_back(value);
+  }
+}
+
+bool LaunchChecker::device_bytes(ThreadContext& thread, Region& region, const Access& access) {
+  const std::size_t offset = access.address - region.begin;
+  WriterTag* writers = region.writers + offset;
+  const bool reads = !access.write || access.strength == Strength::atomic;  // an atomic update reads first
+  if (reads && !(access.range && access.write)) {
+    // Only a load of which no byte was written is an error: a struct's
+    // padding, never written, travels with its fields in one wide load or
+    // copy, and is never used.
+    if (std::all_of(writers, writers + access.size, [](WriterTag w) { return w == kNeverWritten; }))
+      note_uninitialized(thread, access, region, access.address);
+    read_by_writer_[writers[0]] += access.size;
+    if (writers[0] == kHostCopy || writers[access.size - 1] == kHostCopy)
+      note_host_words(region, access.address, access.size);
+  }
+  if (access.write) {
+    if (access.range)
+      copy_initialization(thread, region, access.address, access.size);
+    else
+      std::memset(writers, writer_, access.size);
+  }
+  return true;
 }
 
 bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
@@ -412,38 +571,51 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
   if (address - call_begin_ < call_bytes_) return !access.write || fail_parameter_write(thread, access);
   Region* region = region_of(address, access.size);
   if (!region) return fail_fault(thread, access);
+  if (region->kind == RegionKind::constants) return !access.write || fail_fault(thread, access);
 
   // Its shadow is far from the last one more often than not: load it while
   // the requests are noted.
   if (region->shadow) __builtin_prefetch(&region->shadow[(address - region->begin) >> 2], 1);
   const bool shared = region->kind == RegionKind::shared;
-  const Operation operation = access.atomic && access.write ? Operation::atomic
-                              : access.write                ? Operation::store
-                                                            : Operation::load;
+  const Operation operation = access.strength == Strength::atomic && access.write ? Operation::atomic
+                              : access.write                                      ? Operation::store
+                                                                                  : Operation::load;
   WarpRequests& warp = warps_[thread.linear / kWarpSize];
-  warp.add(thread, access.pc, shared ? Space::shared : Space::global, operation, address, access.size);
+  // A copy longer than a vector load is counted as the loop of 16-byte
+  // accesses a GPU would run for it.
+  for (unsigned piece = 0; piece < access.size; piece += 16)
+    warp.add(thread, access.pc, shared ? Space::shared : Space::global, operation, address + piece,
+             std::min(16u, access.size - piece));
   if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_);
   if (!shared) {
     region->touch_sectors(address, access.size, access.write);
-    if (access.atomic && access.write) region->touch_sectors(address, access.size, false);
+    if (access.strength == Strength::atomic && access.write) region->touch_sectors(address, access.size, false);
   }
   if (access.write) ++writes_;
+  if (region->kind == RegionKind::buffer && !device_bytes(thread, *region, access)) return false;
 
   const std::uint32_t owner = shared ? block_serial_ : 1;
-  const Later later{address, access.pc, access.write, access.atomic};
+  const Later later{address, access.pc, access.write, access.strength};
   const std::uintptr_t offset = address & 3;
-  if (offset + access.size <= 4) {  // one word, as most accesses
-    const auto bytes = static_cast<std::uint8_t>(((1u << access.size) - 1) << offset);
-    if (!check_word(region->word(address - offset, owner), bytes, later, thread, *region)) return false;
-  } else {
-    for (std::uintptr_t word_address = address - offset; word_address < address + access.size; word_address += 4) {
-      const std::uintptr_t first = std::max(word_address, address);
-      const std::uintptr_t last = std::min(word_address + 4, address + access.size);
-      const auto bytes = static_cast<std::uint8_t>(((1u << (last - first)) - 1) << (first - word_address));
-      if (!check_word(region->word(word_address, owner), bytes, later, thread, *region)) return false;
+  const bool reads = !access.write || access.strength == Strength::atomic;
+  const std::uintptr_t end = address + access.size;
+  bool any_initialized = false;
+  std::uintptr_t unwritten = 0;
+  for (std::uintptr_t word_address = address - offset; word_address < end; word_address += 4) {
+    const std::uintptr_t first = std::max(word_address, address), last = std::min(word_address + 4, end);
+    const std::uint8_t bytes = byte_mask(first, last);
+    Word& word = region->word(word_address, owner);
+    if (shared && reads && !(access.range && access.write)) {
+      if ((word.initialized & bytes) != bytes && !unwritten)
+        unwritten = word_address + static_cast<unsigned>(std::countr_zero(static_cast<unsigned>(bytes & ~word.initialized)));
+      any_initialized = any_initialized || (word.initialized & bytes);
     }
+    if (!check_word(word, bytes, later, thread, *region)) return false;
+    if (shared && access.write && !access.range) word.initialized |= bytes;
   }
-  if (access.atomic && access.synchronizes) {
+  if (unwritten && !any_initialized) note_uninitialized(thread, access, *region, unwritten);
+  if (shared && access.write && access.range) copy_initialization(thread, *region, address, access.size);
+  if (access.synchronizes && access.strength != Strength::plain) {
     if (access.write)
       release(thread, address);
     else
@@ -459,10 +631,20 @@ bool LaunchChecker::shared_word_access(ThreadContext& thread, std::uintptr_t add
   warp.add(thread, pc, Space::shared, write ? Operation::store : Operation::load, address, size);
   if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_);
   if (write) ++writes_;
-  const std::uintptr_t offset = address & 3;
-  const auto bytes = static_cast<std::uint8_t>(((1u << size) - 1) << offset);
-  return check_word(shared_region_->word(address - offset, block_serial_), bytes, {address, pc, write, false}, thread,
-                    *shared_region_);
+  const std::uint8_t bytes = byte_mask(address, address + size);
+  Word& word = shared_region_->word(address & ~std::uintptr_t{3}, block_serial_);
+  if (!write && !(word.initialized & bytes)) {
+    Access access;
+    access.address = address;
+    access.size = size;
+    access.pc = pc;
+    note_uninitialized(thread, access, *shared_region_,
+                       (address & ~std::uintptr_t{3}) +
+                           static_cast<unsigned>(std::countr_zero(static_cast<unsigned>(bytes & ~word.initialized))));
+  }
+  if (!check_word(word, bytes, {address, pc, write, Strength::plain}, thread, *shared_region_)) return false;
+  if (write) word.initialized |= bytes;
+  return true;
 }
 
 void LaunchChecker::check(ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags,
@@ -471,7 +653,8 @@ void LaunchChecker::check(ThreadContext& thread, std::uintptr_t address, unsigne
   // Most accesses: a plain load or store of one word of shared memory (which
   // the kernel's parameters never overlap), what access() does for it.
   const std::size_t live = dynamic_bytes_ + static_bytes_;
-  if (!(flags & kAtomic) && (address & 3) + size <= 4 && lies_within(address, size, shared_begin_, live)) {
+  if (!(flags & (kAtomic | kVolatile | kRange)) && (address & 3) + size <= 4 &&
+      lies_within(address, size, shared_begin_, live)) {
     if (!shared_word_access(thread, address, size, flags & kWrite, pc)) abandon();
     return;
   }
@@ -480,36 +663,98 @@ void LaunchChecker::check(ThreadContext& thread, std::uintptr_t address, unsigne
 
 void LaunchChecker::check_elsewhere(ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags,
                                     const void* pc) {
-  const bool write = flags & kWrite, atomic = flags & kAtomic;
-  if (!access(thread, {address, size, write, atomic, pc, (flags & kSynchronizes) != 0})) abandon();
-  if (atomic && !write) note_spin_read(thread, address);
+  Access access;
+  access.address = address;
+  access.size = size;
+  access.write = flags & kWrite;
+  access.strength = flags & kAtomic ? Strength::atomic : flags & kVolatile ? Strength::relaxed : Strength::plain;
+  access.pc = pc;
+  access.synchronizes = flags & kSynchronizes;
+  access.range = flags & kRange;
+  // Before the access is checked and counted: another thread may act first.
+  if (access.strength != Strength::plain) switch_point();
+  if (!this->access(thread, access)) abandon();
+  if (access.strength != Strength::plain && !access.write) note_spin_read(thread, address);
 }
 
-void LaunchChecker::abandon() { abandon_thread(problem_); }
+void LaunchChecker::copy(ThreadContext& thread, std::uintptr_t to, std::uintptr_t from, std::size_t bytes,
+                         const void* pc) {
+  const auto own_stack = [&](std::uintptr_t address) {
+    return address - thread.stack_low < thread.stack_high - thread.stack_low;
+  };
+  constexpr std::size_t kPiece = std::size_t{1} << 30;  // check() takes sizes as 32 bits
+  for (std::size_t done = 0; done < bytes && !own_stack(from); done += kPiece)
+    check(thread, from + done, static_cast<unsigned>(std::min(kPiece, bytes - done)), kRange, pc);
+  for (std::size_t done = 0; done < bytes && !own_stack(to); done += kPiece) {
+    thread.copy_source = from + done;
+    check(thread, to + done, static_cast<unsigned>(std::min(kPiece, bytes - done)), kRange | kWrite, pc);
+  }
+  thread.copy_source = 0;
+}
+
+void LaunchChecker::abandon() {
+  // A race explains an earlier uninitialized read (the writer came later);
+  // anything else happened with the uninitialized value in hand.
+  if (!uninitialized_.empty() && problem_.find(": race on ") == std::string::npos)
+    problem_ = uninitialized_ + ". With what it read, then: " + problem_;
+  abandon_thread(problem_);
+}
+
+void LaunchChecker::finish() {
+  if (!uninitialized_.empty()) throw KernelError(uninitialized_);
+}
+
+void LaunchChecker::fence(ThreadContext& thread, bool every_block) {
+  const unsigned lane = thread.linear % kWarpSize;
+  thread.fence_tick = ++thread.clock[lane];  // what it did before has smaller ticks
+  thread.fence_reaches_every_block = every_block;
+}
 
 void LaunchChecker::release(ThreadContext& thread, std::uintptr_t address) {
-  Release& release = releases_[address & ~std::uintptr_t{3}];
+  if (!thread.fence_tick) return;  // a relaxed write without a fence before it publishes nothing
+  const std::uintptr_t word = address & ~std::uintptr_t{3};
+  Release& release = releases_[word];
   if (release.clocks.empty()) release.clocks.assign(block_.count(), 0);
   // What this thread acquired travels on (a release sequence), then its own
-  // accesses so far: every tick up to its current one.
+  // accesses before its fence.
   if (!thread.acquired.empty())
     for (std::size_t t = 0; t < release.clocks.size(); ++t)
       release.clocks[t] = std::max(release.clocks[t], thread.acquired[t]);
-  const unsigned lane = thread.linear % kWarpSize;
-  release.clocks[thread.linear] = std::max(release.clocks[thread.linear], thread.clock[lane] + 1);
-  ++thread.clock[lane];  // what it does next is not published yet
+  release.clocks[thread.linear] = std::max(release.clocks[thread.linear], thread.fence_tick);
   ++release.version;
+  if (!thread.fence_reaches_every_block) return;
+  // To other blocks: this block's intervals before this one (a barrier
+  // ordered them before the fence), this thread's accesses before its fence,
+  // and what it and its block acquired before.
+  DeviceRelease& published = device_releases_[word];
+  published.knowledge.learn(block_knowledge_);
+  published.knowledge.learn(thread.other_blocks);
+  published.knowledge.learn_intervals(block_linear_, interval_);
+  published.knowledge.learn_thread(block_linear_, static_cast<std::uint16_t>(thread.linear), thread.fence_tick);
+  for (std::size_t t = 0; t < thread.acquired.size(); ++t)
+    if (thread.acquired[t])
+      published.knowledge.learn_thread(block_linear_, static_cast<std::uint16_t>(t), thread.acquired[t]);
+  ++published.version;
 }
 
 void LaunchChecker::acquire(ThreadContext& thread, std::uintptr_t address) {
-  const auto found = releases_.find(address & ~std::uintptr_t{3});
-  if (found == releases_.end()) return;
-  std::uint64_t& seen = thread.seen_releases[found->first];
-  if (seen == found->second.version) return;  // nothing new (a spin-wait's usual read)
-  seen = found->second.version;
-  if (thread.acquired.empty()) thread.acquired.assign(block_.count(), 0);
-  for (std::size_t t = 0; t < thread.acquired.size(); ++t)
-    thread.acquired[t] = std::max(thread.acquired[t], found->second.clocks[t]);
+  const std::uintptr_t word = address & ~std::uintptr_t{3};
+  if (const auto found = releases_.find(word); found != releases_.end()) {
+    std::uint64_t& seen = thread.seen_releases[word];
+    if (seen != found->second.version) {  // else nothing new (a spin-wait's usual read)
+      seen = found->second.version;
+      if (thread.acquired.empty()) thread.acquired.assign(block_.count(), 0);
+      for (std::size_t t = 0; t < thread.acquired.size(); ++t)
+        thread.acquired[t] = std::max(thread.acquired[t], found->second.clocks[t]);
+    }
+  }
+  if (device_releases_.empty()) return;
+  if (const auto found = device_releases_.find(word); found != device_releases_.end()) {
+    std::uint64_t& seen = thread.seen_releases[word | 1];  // bit 0: the launch-wide release
+    if (seen == found->second.version) return;
+    seen = found->second.version;
+    thread.other_blocks.learn(found->second.knowledge);
+  }
 }
 
 MemoryCounters LaunchChecker::counters() {
@@ -523,6 +768,20 @@ MemoryCounters LaunchChecker::counters() {
   result.dram_read_bytes += 32 * statics_region_->sectors(false);
   result.dram_write_bytes += 32 * statics_region_->sectors(true);
   return result;
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> LaunchChecker::bytes_read_by_writer() const {
+  std::vector<std::pair<std::string, std::uint64_t>> read;
+  for (std::size_t tag = 0; tag < read_by_writer_.size(); ++tag)
+    if (read_by_writer_[tag]) read.emplace_back(writer_name(static_cast<WriterTag>(tag)), read_by_writer_[tag]);
+  return read;
+}
+
+std::vector<std::uint32_t> LaunchChecker::host_words_read() {
+  std::vector<std::uint32_t> words = std::move(host_words_);
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  return words;
 }
 
 }  // namespace rooflab::cuda_cpu::detail

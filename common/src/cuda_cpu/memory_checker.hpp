@@ -1,6 +1,6 @@
-// compute-sanitizer's memcheck and racecheck on the CPU, and Nsight Compute's
-// memory counters, for one launch: every access kernel code makes reaches
-// LaunchChecker::check (through access_hooks.cpp). Internal.
+// compute-sanitizer's memcheck, racecheck and initcheck on the CPU, and
+// Nsight Compute's memory counters, for one launch: every access kernel code
+// makes reaches LaunchChecker::check (through access_hooks.cpp). Internal.
 #pragma once
 
 #include <array>
@@ -11,50 +11,82 @@
 #include <unordered_map>
 #include <vector>
 
+#include "device_memory.hpp"
+#include "memory_model.hpp"
 #include "rooflab/cuda_cpu.hpp"
+#include "scheduler_internal.hpp"
 #include "thread_context.hpp"
 #include "warp_requests.hpp"
 
 namespace rooflab::cuda_cpu::detail {
 
+// At most this many distinct host-copied words are noted per launch
+// (LaunchRecord::host_words_read).
+inline constexpr std::size_t kMaxHostWordsPerLaunch = std::size_t{1} << 20;
+
+// How strongly an access is ordered, as the PTX memory model has it: plain
+// accesses race with every unordered access to the same bytes; volatile
+// accesses (relaxed, "morally strong") do not race with each other within a
+// block; atomics never race with atomics.
+enum class Strength : std::uint8_t { plain = 0, relaxed = 1, atomic = 2 };
+
 struct Access {
   std::uintptr_t address = 0;
   unsigned size = 0;
   bool write = false;
-  bool atomic = false;  // atomics, and volatile accesses (relaxed atomics)
+  Strength strength = Strength::plain;
   const void* pc = nullptr;
   // An atomic's release or acquire happens in access(); CUDA's atomic
   // functions do theirs after the update, knowing whether it changed anything.
   bool synchronizes = true;
+  // One of a copy's two ranges (memcpy, memmove, a struct copy): its bytes
+  // move, initialized or not, to where the copy writes them.
+  bool range = false;
 };
 
 class LaunchChecker {
  public:
-  LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes);
+  LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+                unsigned char shared_pattern);
   ~LaunchChecker();
   LaunchChecker(const LaunchChecker&) = delete;
   LaunchChecker& operator=(const LaunchChecker&) = delete;
 
-  // The block that runs from now on; its shared memory starts zeroed.
+  // The block that runs from now on; its shared memory starts uninitialized
+  // (the launch's pattern).
   void begin_block(unsigned linear);
+  // After the last block: throws KernelError for an uninitialized read of
+  // device memory that no race explained.
+  void finish();
   // Every thread of the block passed a barrier (or the block ended): the
-  // accesses before it are ordered before every access after it. The
-  // scheduler sets every thread's `position` back to 0.
+  // accesses before it are ordered before every access after it. Throws
+  // KernelError for an uninitialized read of shared memory before it. The
+  // scheduler sets every thread's `position` back to 0 and hands each
+  // thread to pass_on().
   void barrier();
+  // At a barrier: what `thread` acquired of other blocks becomes the block's.
+  void pass_on(ThreadContext& thread);
   // One access of kernel code by `thread`, the running one: checks and
   // counts it (access()); when it is wrong, abandons the thread with what is
   // wrong, naming the kernel, the threads, the source lines and the memory.
   // Every argument travels in a register (access_hooks.cpp's hooks end in a
-  // jump here): `flags` holds the Access's booleans.
-  static constexpr unsigned kWrite = 1, kAtomic = 2, kSynchronizes = 4;
+  // jump here); `flags` are scheduler_internal.hpp's AccessFlags.
   void check(ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags, const void* pc);
+  // A memcpy or memmove in kernel code: the read of `from`, then the write of
+  // `to`, each byte initialized as its source byte was (either side may be
+  // the thread's own stack, which is not checked).
+  void copy(ThreadContext& thread, std::uintptr_t to, std::uintptr_t from, std::size_t bytes, const void* pc);
 
-  // Synchronisation through atomics, as the CUDA memory model has it for the
-  // patterns kernels use (a flag, a spin lock, a hand-made barrier): an
-  // atomic that changes a location releases what its thread did before it;
-  // an atomic read of the location (a load, a volatile read, an update that
-  // changed nothing, a successful compare-and-swap) acquires every release
-  // made there earlier in the block. Blocks never synchronise.
+  // Synchronisation, as the PTX memory model has it for the patterns
+  // kernels use (a flag, a lock, a hand-made barrier, the last block of a
+  // reduction): a fence, then an atomic or volatile write, releases the
+  // thread's accesses before the fence (to its block after
+  // __threadfence_block, to every block after __threadfence); an atomic or
+  // volatile read of the location (a load, an update that changed nothing,
+  // a successful compare-and-swap) acquires every release made there. A
+  // write without a fence releases nothing. __syncthreads hands what one
+  // thread acquired to its whole block.
+  void fence(ThreadContext& thread, bool every_block);
   void release(ThreadContext& thread, std::uintptr_t address);
   void acquire(ThreadContext& thread, std::uintptr_t address);
 
@@ -68,6 +100,10 @@ class LaunchChecker {
   void undo_write() { --writes_; }
   // The launch's counters (after its last block).
   MemoryCounters counters();
+  // What the launch read of device memory, by writer, and the words it read
+  // that came from the host (LaunchRecord's fields).
+  std::vector<std::pair<std::string, std::uint64_t>> bytes_read_by_writer() const;
+  std::vector<std::uint32_t> host_words_read();
 
  private:
   struct Stamp;
@@ -90,23 +126,38 @@ class LaunchChecker {
   [[gnu::noinline]] Region* find_region(std::uintptr_t address, unsigned size);
   // Inlined: once per word of every access.
   [[gnu::always_inline]] inline bool ordered(const Stamp& earlier, const ThreadContext& thread) const;
+  [[gnu::noinline]] bool ordered_across_blocks(const Stamp& earlier, const ThreadContext& thread) const;
   // The access being checked, as a word's check needs it (a failure gets a
   // copy: the usual case keeps it in registers).
   struct Later {
     std::uintptr_t address;
     const void* pc;
-    bool write, atomic;
+    bool write;
+    Strength strength;
   };
-  [[gnu::always_inline]] inline bool conflicts(const Stamp& earlier, std::uint8_t bytes, bool atomic,
+  [[gnu::always_inline]] inline bool conflicts(const Stamp& earlier, std::uint8_t bytes, Strength strength,
                                                const ThreadContext& thread) const;
   [[gnu::always_inline]] inline bool check_word(Word& word, std::uint8_t bytes, const Later& later,
                                                 const ThreadContext& thread, const Region& region);
+  // initcheck and who-wrote-what for a device buffer's bytes; false when it
+  // reads a byte nothing wrote.
+  bool device_bytes(ThreadContext& thread, Region& region, const Access& access);
+  // A copy's write: each byte initialized as its source byte was.
+  void copy_initialization(const ThreadContext& thread, Region& region, std::uintptr_t address, unsigned size);
+  bool source_byte_initialized(std::uintptr_t address);
+  void note_host_words(Region& region, std::uintptr_t address, unsigned size);
   // The failures, out of the way of the accesses that pass: each sets
   // problem_ and returns false.
   [[gnu::cold]] bool fail_race(const Stamp& earlier, Later later, const ThreadContext& thread, const Region& region,
                                bool earlier_wrote);
   [[gnu::cold]] bool fail_fault(const ThreadContext& thread, const Access& access);
   [[gnu::cold]] bool fail_parameter_write(const ThreadContext& thread, const Access& access);
+  // A read of bytes nobody wrote: noted, and reported when no race explains
+  // it by the end of the barrier interval (shared memory) or of the launch
+  // (device memory), because a write that comes later without ordering is a
+  // race, which is the better message.
+  [[gnu::cold]] void note_uninitialized(const ThreadContext& thread, const Access& access, const Region& region,
+                                        std::uintptr_t byte);
   std::string race(const Stamp& earlier, const Access& later, const ThreadContext& thread, const Region& region,
                    bool earlier_wrote);
   std::string describe(const Region& region, std::uintptr_t address) const;
@@ -120,6 +171,8 @@ class LaunchChecker {
   std::size_t call_bytes_ = 0;
   dim3 grid_, block_;
   std::size_t dynamic_bytes_;
+  unsigned char shared_pattern_;
+  WriterTag writer_;  // this kernel's tag for the device bytes it writes
   std::unique_ptr<unsigned char[]> arena_;
   std::size_t static_bytes_ = 0;
   struct SharedArray {
@@ -129,7 +182,7 @@ class LaunchChecker {
   };
   std::vector<SharedArray> shared_arrays_;
   std::vector<std::unique_ptr<Region>> buffers_;  // sorted by address
-  std::unique_ptr<Region> shared_region_, statics_region_;
+  std::unique_ptr<Region> shared_region_, statics_region_, constants_region_;
   // The buffers the last accesses to device memory fell in, the latest
   // first (a kernel reads and writes a few at a time); bytes 0: none.
   struct RecentBuffer {
@@ -138,21 +191,34 @@ class LaunchChecker {
     Region* region = nullptr;
   };
   std::array<RecentBuffer, 4> recent_{};
-  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> static_segments_;
+  std::vector<DeviceVariable> variables_;
+  // Read-only segments of the program (string literals, constant tables):
+  // kernel code may read them, as a GPU reads constants nvcc placed.
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> constant_segments_;
 
   struct Release {
     std::vector<std::uint32_t> clocks;  // per thread of the block: ticks published here
     std::uint64_t version = 0;
   };
   std::unordered_map<std::uintptr_t, Release> releases_;  // by word address, this block's
+  struct DeviceRelease {
+    Knowledge knowledge;  // what an acquire here learns of the blocks that released here
+    std::uint64_t version = 0;
+  };
+  std::unordered_map<std::uintptr_t, DeviceRelease> device_releases_;  // by word address, the launch's
+  Knowledge block_knowledge_;  // what the running block learnt of others, at its barriers
   std::uint32_t block_linear_ = 0;
   std::uint32_t block_serial_ = 0;  // shared memory's shadow belongs to one block
   std::uint32_t interval_ = 0;
   std::uint64_t epoch_ = 0;  // block_linear_ and interval_, as Stamp::epoch() has them
   std::vector<WarpRequests> warps_;
   MemoryCounters counters_;
+  std::array<std::uint64_t, 256> read_by_writer_{};  // bytes, by WriterTag
+  std::vector<std::uint32_t> host_words_;             // host-copied words read, each address once
   std::uint64_t writes_ = 0;
   std::string problem_;  // what access() found wrong
+  std::string uninitialized_;  // the first uninitialized read, until reported
+  bool uninitialized_in_shared_ = false;
 };
 
 // The checker of the launch running on this OS thread, or null (constinit:

@@ -1,9 +1,9 @@
 // Runs CUDA kernels on the CPU: a block's threads are fibers (Boost.Context)
-// switched only where CUDA threads synchronise or spin; blocks run one after
-// another on the launching thread, in an order shuffled per launch. Every
-// access of kernel code goes to the launch's LaunchChecker
-// (memory_checker.hpp). See rooflab/cuda_cpu.hpp for what is and is not
-// modelled.
+// switched where CUDA threads synchronise or spin, and at volatile and atomic
+// accesses in an order drawn per launch; blocks run one after another on the
+// launching thread, in an order shuffled per launch. Every access of kernel
+// code goes to the launch's LaunchChecker (memory_checker.hpp). See
+// rooflab/cuda_cpu.hpp for what is and is not modelled.
 #include <signal.h>
 
 #include <boost/context/fiber.hpp>
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "fiber_stacks.hpp"
+#include "launch_records.hpp"
 #include "memory_checker.hpp"
 #include "rooflab/cuda_cpu.hpp"
 #include "runtime_state.hpp"
@@ -40,7 +41,8 @@ struct Fiber {
   context::fiber scheduler;     // where the scheduler goes on when this thread yields
   State state = State::runnable;
   ThreadContext thread;
-  bool spun = false;  // it last yielded in a spin-wait
+  bool spun = false;      // it last yielded in a spin-wait
+  bool switched = false;  // it last yielded at a volatile or atomic access (switch_point)
   // The warp-level call (or __syncthreads_count) it waits in, and what it gets back.
   WarpCall call = WarpCall::sync;
   const char* call_name = "";
@@ -53,6 +55,7 @@ struct Fiber {
 struct Block {
   const detail::KernelCall* call = nullptr;
   LaunchChecker* checker = nullptr;
+  std::mt19937_64* engine = nullptr;  // the launch's: the order of its blocks, threads and switches
   dim3 grid, dim, index;
   std::vector<Fiber> fibers;
   Fiber* running = nullptr;
@@ -67,10 +70,6 @@ using detail::running_thread;  // set exactly while this_block->running is
 std::mutex launch_lock;
 detail::FiberStacks stacks;  // under launch_lock
 std::uint64_t launch_serial = 0;
-
-std::mutex records_lock;
-std::deque<LaunchRecord> records;
-constexpr std::size_t kMaxRecords = 4096;
 
 [[noreturn]] void fail(const Block& block, const std::string& why) {
   throw KernelError(std::string("kernel ") + block.call->name + ": " + why);
@@ -282,7 +281,7 @@ std::vector<std::size_t> shuffled(std::size_t count, std::mt19937_64& engine) {
 // nothing was written.
 constexpr unsigned kStalledPasses = 2000;
 
-void run_block(Block& block, std::mt19937_64& engine) {
+void run_block(Block& block) {
   const unsigned threads = block.dim.count();
   block.fibers = std::vector<Fiber>(threads);
   for (unsigned t = 0; t < threads; ++t) {
@@ -298,20 +297,21 @@ void run_block(Block& block, std::mt19937_64& engine) {
         [&block, &fiber](context::fiber&& scheduler) { return thread_main(block, fiber, std::move(scheduler)); });
   }
   unsigned stalled = 0;
-  const std::vector<std::size_t> order = shuffled(threads, engine);
+  const std::vector<std::size_t> order = shuffled(threads, *block.engine);
   while (true) {
     const std::uint64_t writes_before = block.checker->writes();
-    bool spun = false;
+    bool spun = false, switched = false;
     for (const std::size_t t : order) {
       Fiber& fiber = block.fibers[t];
       if (fiber.state != State::runnable) continue;
       block.running = &fiber;
       running_thread = &fiber.thread;
-      fiber.spun = false;
+      fiber.spun = fiber.switched = false;
       fiber.resume_point = std::move(fiber.resume_point).resume();
       running_thread = nullptr;
       block.running = nullptr;
       spun = spun || fiber.spun;
+      switched = switched || fiber.switched;
       if (!block.abandoned.empty()) throw KernelError(block.abandoned);
       if (block.thrown) std::rethrow_exception(block.thrown);
     }
@@ -325,7 +325,13 @@ void run_block(Block& block, std::mt19937_64& engine) {
     if (done == threads) break;
     const bool released = at_warp_call > 0 && release_warp_calls(block, /*nothing_else_can_run=*/false);
     if (runnable > 0) {
-      stalled = spun && !released && block.checker->writes() == writes_before ? stalled + 1 : 0;
+      // A pass in which threads only switched at volatile or atomic accesses
+      // neither makes nor breaks a stall.
+      const bool progress = released || block.checker->writes() != writes_before;
+      if (progress || (!spun && !switched))
+        stalled = 0;
+      else if (spun)
+        ++stalled;
       if (stalled == kStalledPasses) {
         const auto spinner =
             std::find_if(block.fibers.begin(), block.fibers.end(), [](const Fiber& fiber) { return fiber.spun; });
@@ -347,6 +353,7 @@ void run_block(Block& block, std::mt19937_64& engine) {
         fiber.received = count;
         fiber.posted = 0;
         fiber.state = State::runnable;
+        block.checker->pass_on(fiber.thread);
       }
       block.checker->barrier();
       continue;
@@ -373,10 +380,14 @@ void abandon_unfinished(Block& block) {
   block.fibers.clear();
 }
 
-void record_launch(LaunchRecord record) {
-  const std::lock_guard lock(records_lock);
-  records.push_back(std::move(record));
-  if (records.size() > kMaxRecords) records.pop_front();
+// "flash_forward" for "a05::flash_forward<kBlockRows>": how launches are
+// recorded and named, whatever namespaces and template arguments the call
+// spelled out.
+std::string base_name(std::string name) {
+  if (const std::size_t angle = name.find('<'); angle != std::string::npos) name.resize(angle);
+  if (const std::size_t colons = name.rfind("::"); colons != std::string::npos) name.erase(0, colons + 2);
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  return name;
 }
 
 }  // namespace
@@ -406,6 +417,18 @@ void note_spin_read(ThreadContext& thread, std::uintptr_t address) {
   }
 }
 
+void switch_point() {
+  if (!this_block || !this_block->running || !((*this_block->engine)() & 1)) return;
+  Fiber& self = *this_block->running;
+  // Reading the same address again and again is a spin-wait, whichever way
+  // it comes to yield.
+  if (self.thread.spin_reads > 1)
+    self.spun = true;
+  else
+    self.switched = true;
+  yield(State::runnable);
+}
+
 void note_unchanging_atomic(std::uintptr_t address) {
   ThreadContext* thread = current_thread();
   if (!thread) return;
@@ -428,7 +451,10 @@ void note_atomic_read(std::uintptr_t address) {
   if (thread && checker) checker->acquire(*thread, address);
 }
 
-void run_kernel(const KernelCall& call, dim3 grid, dim3 block_dim, std::size_t shared_bytes) {
+void run_kernel(const KernelCall& spelled, dim3 grid, dim3 block_dim, std::size_t shared_bytes) {
+  const std::string name = base_name(spelled.name);
+  KernelCall call = spelled;
+  call.name = name.c_str();
   const auto refuse = [&](const std::string& why) {
     record_error(cudaErrorInvalidValue, std::string("kernel ") + call.name + ": " + why);
     throw KernelError(std::string("kernel ") + call.name + ": " + why);
@@ -448,14 +474,17 @@ void run_kernel(const KernelCall& call, dim3 grid, dim3 block_dim, std::size_t s
   const std::lock_guard lock(launch_lock);
   install_overflow_handler();
   stacks.reserve(block_dim.count());
-  LaunchChecker checker(call, grid, block_dim, shared_bytes);
-  detail::set_current_checker(&checker);
   std::mt19937_64 engine(0x5eed0000ull + ++launch_serial);
+  // Shared memory holds a byte drawn per launch, never zeros.
+  const auto pattern = static_cast<unsigned char>(0x80 | (engine() >> 57));
+  LaunchChecker checker(call, grid, block_dim, shared_bytes, pattern);
+  detail::set_current_checker(&checker);
   std::exception_ptr failure;
   for (const std::size_t b : shuffled(grid.count(), engine)) {
     Block block;
     block.call = &call;
     block.checker = &checker;
+    block.engine = &engine;
     block.grid = grid;
     block.dim = block_dim;
     const auto linear = static_cast<unsigned>(b);
@@ -463,7 +492,7 @@ void run_kernel(const KernelCall& call, dim3 grid, dim3 block_dim, std::size_t s
     this_block = &block;
     try {
       checker.begin_block(linear);
-      run_block(block, engine);
+      run_block(block);
     } catch (...) {
       failure = std::current_exception();
     }
@@ -474,9 +503,21 @@ void run_kernel(const KernelCall& call, dim3 grid, dim3 block_dim, std::size_t s
       break;
     }
   }
+  if (!failure) {
+    try {
+      checker.finish();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
   detail::set_current_checker(nullptr);
-  record_launch({call.name, grid, block_dim, shared_bytes, checker.static_shared_bytes(),
-                 failure ? MemoryCounters{} : checker.counters()});
+  LaunchRecord record{name, grid, block_dim, shared_bytes, checker.static_shared_bytes(), {}, {}, {}};
+  if (!failure) {
+    record.memory = checker.counters();
+    record.bytes_read_from = checker.bytes_read_by_writer();
+    record.host_words_read = checker.host_words_read();
+  }
+  record_launch(std::move(record));
   if (!failure) return;
   try {
     std::rethrow_exception(failure);
@@ -545,7 +586,12 @@ void trap() {
                     " called __trap()");
 }
 
-void fence() {}
+void fence(bool every_block) {
+  ThreadContext* thread = detail::current_thread();
+  LaunchChecker* checker = detail::current_checker();
+  if (!thread || !checker) outside_a_launch();
+  checker->fence(*thread, every_block);
+}
 
 long long thread_clock() { return current_context().accesses; }
 
@@ -590,13 +636,6 @@ void* shared_array(const char* name, int line, std::size_t bytes, std::size_t al
   void* array = this_block->checker->shared_array(name, line, bytes, alignment, error);
   if (!array) throw KernelError(error);
   return array;
-}
-
-std::vector<LaunchRecord> take_launch_records() {
-  const std::lock_guard lock(records_lock);
-  std::vector<LaunchRecord> taken(records.begin(), records.end());
-  records.clear();
-  return taken;
 }
 
 }  // namespace rooflab::cuda_cpu

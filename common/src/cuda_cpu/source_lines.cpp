@@ -31,8 +31,8 @@ std::string ask_addr2line(const std::string& object, std::uintptr_t offset) {
   char address[32];
   std::snprintf(address, sizeof address, "0x%zx", static_cast<std::size_t>(offset));
   std::string object_copy = object;
-  char program[] = "addr2line", flag[] = "-e";
-  char* argv[] = {program, flag, object_copy.data(), address, nullptr};
+  char program[] = "addr2line", inlines[] = "-i", flag[] = "-e";
+  char* argv[] = {program, inlines, flag, object_copy.data(), address, nullptr};
   pid_t child = 0;
   const int spawned = posix_spawnp(&child, "addr2line", &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -43,19 +43,33 @@ std::string ask_addr2line(const std::string& object, std::uintptr_t offset) {
     answer.append(buffer, static_cast<std::size_t>(got));
   close(pipe_ends[0]);
   if (spawned == 0) waitpid(child, nullptr, 0);
-  answer = answer.substr(0, answer.find('\n'));
-  const std::size_t discriminator = answer.find(" (discriminator");
-  if (discriminator != std::string::npos) answer.resize(discriminator);
-  if (answer.empty() || answer.rfind("??", 0) == 0 || answer.find(":?") != std::string::npos ||
-      answer.find(":0") == answer.size() - 2)
-    return "";
-  // The last two parts of the path: "src/flash_attention.cu:57".
-  const std::size_t last = answer.rfind('/');
-  if (last != std::string::npos && last > 0) {
-    const std::size_t before = answer.rfind('/', last - 1);
-    if (before != std::string::npos) answer = answer.substr(before + 1);
+  // Innermost frame first, then the functions it was inlined into: the line
+  // is the first that is not the runtime's own header (an atomicAdd's line
+  // is the kernel's call of it, not cuda_cpu.hpp's).
+  std::string line;
+  for (std::size_t start = 0; start < answer.size();) {
+    std::size_t end = answer.find('\n', start);
+    if (end == std::string::npos) end = answer.size();
+    std::string frame = answer.substr(start, end - start);
+    start = end + 1;
+    const std::size_t discriminator = frame.find(" (discriminator");
+    if (discriminator != std::string::npos) frame.resize(discriminator);
+    if (frame.empty() || frame.rfind("??", 0) == 0 || frame.find(":?") != std::string::npos ||
+        frame.find(":0") == frame.size() - 2)
+      continue;
+    if (line.empty() || line.find("/include/rooflab/") != std::string::npos) line = frame;
   }
-  return answer;
+  // The rewritten source keeps the .cu file's lines (#line 1): its name is
+  // the .cu file's.
+  if (const std::size_t generated = line.find(".cu.cpp:"); generated != std::string::npos)
+    line.erase(generated + 3, 4);
+  // The last two parts of the path: "src/flash_attention.cu:57".
+  const std::size_t last = line.rfind('/');
+  if (last != std::string::npos && last > 0) {
+    const std::size_t before = line.rfind('/', last - 1);
+    if (before != std::string::npos) line = line.substr(before + 1);
+  }
+  return line;
 }
 
 }  // namespace

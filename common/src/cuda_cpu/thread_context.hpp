@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "memory_model.hpp"
 #include "rooflab/cuda_cpu.hpp"
 
 namespace rooflab::cuda_cpu::detail {
@@ -38,6 +39,17 @@ struct alignas(64) ThreadContext {
   // A spin-wait: repeated atomic or volatile reads of one address.
   std::uintptr_t spin_address = 0;
   unsigned spin_reads = 0;
+  // Its last fence (memory_checker.cpp, synchronisation): its accesses below
+  // this tick are what a later atomic or volatile write releases (0: none),
+  // to its block only (__threadfence_block) or to every block
+  // (__threadfence). And what it acquired of other blocks since its block's
+  // last barrier (the barrier hands it to the whole block).
+  std::uint32_t fence_tick = 0;
+  bool fence_reaches_every_block = false;
+  Knowledge other_blocks;
+  // While it copies with memcpy or memmove: the source, whose bytes'
+  // initialization the destination takes (0: not copying).
+  std::uintptr_t copy_source = 0;
   // Once its warp's requests are keyed: per instruction (by the warp's slot
   // for it) how many times it ran it, and the request after the one it
   // joined last.
