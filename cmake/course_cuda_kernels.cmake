@@ -33,6 +33,7 @@ function(_course_add_cuda_kernels name student_files cuda_files gpu_files runtim
     endif()
   endforeach()
   _course_add_sanitizer_tests(${name})
+  rooflab_cuda_source_checks(${name}_student "${CMAKE_CURRENT_SOURCE_DIR}/src" ${cuda_files})
   if(ROOFLAB_KERNELS_ON STREQUAL "gpu")
     target_sources(${name}_student PRIVATE ${cuda_files} ${gpu_files})
     set_source_files_properties(${cuda_files} ${gpu_files} PROPERTIES COMPILE_OPTIONS "${unused_is_fine}")

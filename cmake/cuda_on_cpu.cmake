@@ -61,3 +61,39 @@ function(rooflab_cuda_on_cpu out_var)
   endforeach()
   set(${out_var} "${generated}" PARENT_SCOPE)
 endfunction()
+
+# rooflab_cuda_source_checks(<target> <sources-dir> <file.cu>...)
+# Before <target> builds, each CUDA file is preprocessed as its CPU build sees
+# it (an object library whose "objects" are `g++ -E` output, with <target>'s
+# include paths and definitions) and read by rooflab_cuda_source_scan
+# (common/src/cuda_source_scan.cpp): anything in a file under <sources-dir>
+# that would compile kernel code without the runtime's instrumentation, or go
+# around it (no_sanitize and optimize attributes, #pragma GCC optimize, inline
+# assembly, x86 intrinsics, the runtime's internals) fails the build, naming
+# the file and line, in a student's build as in a grading.
+function(rooflab_cuda_source_checks target sources_dir)
+  set(wrappers "")
+  foreach(source IN LISTS ARGN)
+    get_filename_component(absolute "${source}" ABSOLUTE)
+    file(RELATIVE_PATH relative "${CMAKE_CURRENT_SOURCE_DIR}" "${absolute}")
+    set(wrapper "${CMAKE_CURRENT_BINARY_DIR}/cuda_source_checks/${relative}.cpp")
+    file(CONFIGURE OUTPUT "${wrapper}"
+         CONTENT "#include \"rooflab/cuda_cpu_memory_functions.hpp\"\n#include \"rooflab/cuda_cpu.hpp\"\n#include \"${absolute}\"\n")
+    list(APPEND wrappers "${wrapper}")
+  endforeach()
+  add_library(${target}_preprocessed OBJECT ${wrappers})
+  target_compile_options(${target}_preprocessed PRIVATE -E)  # each "object" is its source, preprocessed
+  target_include_directories(${target}_preprocessed PRIVATE $<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>)
+  target_compile_definitions(${target}_preprocessed PRIVATE $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)
+  set(stamp "${CMAKE_CURRENT_BINARY_DIR}/cuda_source_checks/${target}.stamp")
+  add_custom_command(
+    OUTPUT "${stamp}"
+    COMMAND rooflab_cuda_source_scan "${sources_dir}" "$<TARGET_OBJECTS:${target}_preprocessed>"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+    DEPENDS rooflab_cuda_source_scan ${target}_preprocessed "$<TARGET_OBJECTS:${target}_preprocessed>"
+    COMMENT "Checking ${target}'s CUDA files for code the CPU runtime could not see"
+    COMMAND_EXPAND_LISTS VERBATIM)
+  add_custom_target(${target}_cuda_source_checks DEPENDS "${stamp}")
+  add_dependencies(${target}_cuda_source_checks ${target}_preprocessed)
+  add_dependencies(${target} ${target}_cuda_source_checks)
+endfunction()

@@ -65,6 +65,32 @@ TEST(Checks, KernelsMayNotTouchTheRecordsTheTestsReadNorReplaceTheCpuRuntime) {
   EXPECT_NE(problems[3].find("defines _ZN7rooflab8cuda_cpu19take_launch_records"), std::string::npos) << problems[3];
 }
 
+TEST(Checks, KernelCodeCallsOnlyWhatCudasNamesStandForAndNothingOfTheLabsUncheckedFiles) {
+  const std::string twin = "/b/CMakeFiles/a06_student.dir/cuda_on_cpu/src/decode_attention.cu.cpp.o:";
+  const std::string plain = "/b/CMakeFiles/a06_student.dir/src/kv_cache.cpp.o:";
+  const std::string nm =
+      twin + "                 U _ZN7rooflab8cuda_cpu12thread_indexEv\n" + twin +
+      "                 U _ZN7rooflab8cuda_cpu6detail6atomicIfEET_PS3_S3_NS1_8AtomicOpES3_\n" + twin +
+      "                 U _ZN7rooflab8cuda_cpu24register_device_variableEPKvmPKc\n" + twin +
+      "                 U _ZN7rooflab8cuda_cpu6detail19set_current_checkerEPNS1_13LaunchCheckerE\n" + twin +
+      "                 U _ZN19a06_kv_cache_decode12gather_pageEPKfl\n" + twin +
+      "                 U _ZN19a06_kv_cache_decode6cachedERKNS_12PagedKvCacheEl\n" + plain +
+      "0000000000000000 T _ZN19a06_kv_cache_decode12gather_pageEPKfl\n" + plain +
+      "0000000000000000 W _ZN19a06_kv_cache_decode6cachedERKNS_12PagedKvCacheEl\n";
+  const auto problems = check_symbols(nm);
+  ASSERT_EQ(problems.size(), 2u) << (problems.empty() ? "" : problems.back());
+  EXPECT_NE(problems[0].find("src/decode_attention.cu calls _ZN7rooflab8cuda_cpu6detail19set_current_checker"),
+            std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[0].find("the CPU runtime's own business"), std::string::npos) << problems[0];
+  // A strong definition in a file compiled without the checks; an inline
+  // (weak) one is compiled into the CUDA file too.
+  EXPECT_NE(problems[1].find("src/decode_attention.cu calls _ZN19a06_kv_cache_decode12gather_pageEPKfl, defined in "
+                             "src/kv_cache.cpp, which is not a CUDA file"),
+            std::string::npos)
+      << problems[1];
+}
+
 TEST(Checks, RelocationsBelongToTheFunctionAboveThem) {
   const std::string objdump =
       "k.o:     file format elf64-x86-64\n\n"

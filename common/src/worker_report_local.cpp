@@ -8,6 +8,7 @@ namespace rooflab::cuda_cpu {
 // Weak: a process without the CPU runtime (no CUDA code, or kernels on a GPU)
 // has no launches to report.
 [[gnu::weak]] std::vector<LaunchRecord> take_launch_records();
+[[gnu::weak]] std::vector<DeviceToHostWords> take_device_to_host_words();
 }  // namespace rooflab::cuda_cpu
 
 namespace rooflab::testing {
@@ -36,8 +37,12 @@ WorkerReport take_worker_report() {
     launch.shared_bank_conflicts = m.shared_bank_conflicts;
     launch.dram_read_bytes = m.dram_read_bytes;
     launch.dram_write_bytes = m.dram_write_bytes;
+    launch.bytes_read_from = record.bytes_read_from;
+    launch.host_words_read = record.host_words_read;
     report.launches.push_back(std::move(launch));
   }
+  for (cuda_cpu::DeviceToHostWords& copied : cuda_cpu::take_device_to_host_words())
+    report.copied_back.push_back({std::move(copied.writer), std::move(copied.words)});
   return report;
 }
 

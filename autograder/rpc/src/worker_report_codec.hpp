@@ -1,5 +1,5 @@
-// rooflab/worker_report.hpp's WorkerReport on the wire: its launches as
-// they are, its call counts as (name, count) pairs.
+// rooflab/worker_report.hpp's WorkerReport on the wire: its launches and
+// what was copied back as they are, its call counts as (name, count) pairs.
 #pragma once
 
 #include <string>
@@ -16,6 +16,7 @@ inline std::string encode_report(const testing::WorkerReport& report) {
   wire::encode(out, report.kernels_recorded);
   wire::encode(out, report.launches);
   wire::encode(out, std::vector<std::pair<std::string, std::uint64_t>>(report.calls.begin(), report.calls.end()));
+  wire::encode(out, report.copied_back);
   return out.take();
 }
 
@@ -27,6 +28,7 @@ inline testing::WorkerReport decode_report(const std::string& payload) {
   wire::decode(in, report.kernels_recorded);
   wire::decode(in, report.launches);
   wire::decode(in, calls);
+  wire::decode(in, report.copied_back);
   if (!in.at_end()) throw wire::Error("bytes left over");
   report.calls.insert(calls.begin(), calls.end());
   return report;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <iterator>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string_view>
@@ -29,7 +30,9 @@ constexpr Rule kForbiddenDefinitions[] = {
     {"__msan_", "sanitizer options are the course's"},
     {"__tsan_", "sanitizer options are the course's"},
     {"__sanitizer_", "sanitizer hooks are the course's"},
+    {"rooflab_cuda_cpu_", "the CPU runtime's memcpy, memmove and memset are the course's"},
     {"_ZN7rooflab8cuda_cpu19take_launch_records", "the CPU runtime's launch records are the course's"},
+    {"_ZN7rooflab8cuda_cpu25take_device_to_host_words", "the CPU runtime's records of copies are the course's"},
     {"_ZN7rooflab8cuda_cpu6detail10run_kernel", "the CPU runtime's launches are the course's"},
     {"_ZN7rooflab8cuda_cpu11syncthreads", "the CPU runtime's scheduler is the course's"},
     {"_ZN7rooflab7testing", "the tests' helpers belong to the tests"},
@@ -40,6 +43,22 @@ constexpr Rule kForbiddenDefinitions[] = {
     {"_ZdlPv", "replacing global operator delete would fake memory measurements"},
     {"_ZdaPv", "replacing global operator delete[] would fake memory measurements"},
 };
+
+// What kernel code may call of the CPU runtime: what rooflab/cuda_cpu.hpp's
+// CUDA names expand to. A call of anything else in its namespace (the running
+// launch's checker, say) is a submission reaching into the runtime.
+constexpr std::string_view kRuntimeEntryPoints[] = {
+    "_ZN7rooflab8cuda_cpu12thread_indexE",      "_ZN7rooflab8cuda_cpu11block_indexE",
+    "_ZN7rooflab8cuda_cpu16block_dimensionsE",  "_ZN7rooflab8cuda_cpu15grid_dimensionsE",
+    "_ZN7rooflab8cuda_cpu11syncthreadsE",       "_ZN7rooflab8cuda_cpu17syncthreads_countE",
+    "_ZN7rooflab8cuda_cpu8syncwarpE",           "_ZN7rooflab8cuda_cpu7shuffleE",
+    "_ZN7rooflab8cuda_cpu6ballotE",             "_ZN7rooflab8cuda_cpu9this_laneE",
+    "_ZN7rooflab8cuda_cpu11active_maskE",       "_ZN7rooflab8cuda_cpu12pause_threadE",
+    "_ZN7rooflab8cuda_cpu4trapE",               "_ZN7rooflab8cuda_cpu5fenceE",
+    "_ZN7rooflab8cuda_cpu12thread_clockE",      "_ZN7rooflab8cuda_cpu21dynamic_shared_memoryE",
+    "_ZN7rooflab8cuda_cpu12shared_arrayE",      "_ZN7rooflab8cuda_cpu6detail10run_kernelE",
+    "_ZN7rooflab8cuda_cpu6detail6atomicI",      "_ZN7rooflab8cuda_cpu24register_device_variableE",
+    "_ZN7rooflab8cuda_cpu18last_error_messageB5cxx11E"};
 
 // Only strong definitions: the runtime's header makes template instances and
 // inline functions in its namespace weak definitions of every CUDA object.
@@ -73,6 +92,7 @@ constexpr Rule kForbiddenCalls[] = {
     {"_ZN7testing", "GoogleTest's internals belong to the tests"},
     {"_ZN7rooflab3rpc", "the grader's RPC internals are not the student's"},
     {"_ZN7rooflab8cuda_cpu19take_launch_records", "reads and clears the launch records the tests read"},
+    {"_ZN7rooflab8cuda_cpu25take_device_to_host_words", "reads and clears the records of copies the tests read"},
     {"_ZN7rooflab7testing", "the tests' helpers belong to the tests"},
     {"_ZN7rooflab10count_call", "would count calls of provided code that never happened"},
     {"_ZN7rooflab16take_call_counts", "clears the call counts the tests read"},
@@ -170,6 +190,33 @@ std::vector<std::string> problems_of(const Use& use) {
       if (is_forbidden_call(use.symbol, pattern))
         problems.push_back(source_of(use.object) + " calls " + use.symbol + ", which graded code must not call (it " +
                            std::string(why) + ")");
+    if (problems.empty() && text::starts_with(use.symbol, "_ZN7rooflab8cuda_cpu") &&
+        std::none_of(std::begin(kRuntimeEntryPoints), std::end(kRuntimeEntryPoints),
+                     [&](std::string_view entry) { return text::starts_with(use.symbol, std::string(entry)); }))
+      problems.push_back(source_of(use.object) + " calls " + use.symbol +
+                         ", the CPU runtime's own business: kernel code may use what CUDA's names stand for, nothing "
+                         "else of the runtime");
+  }
+  return problems;
+}
+
+// A CUDA file's CPU build is instrumented, the lab's other files are not:
+// kernel code that calls a function of another student file would run there
+// unchecked and uncounted.
+std::vector<std::string> calls_out_of_cuda_files(const std::vector<Use>& uses) {
+  std::map<std::string, std::string> defined_outside;  // symbol -> the uninstrumented source that defines it
+  for (const Use& use : uses)
+    if (use.strong && !text::ends_with(use.object, ".cu.cpp.o") && !text::ends_with(use.object, ".cu.o"))
+      defined_outside.emplace(use.symbol, source_of(use.object));
+  std::vector<std::string> problems;
+  for (const Use& use : uses) {
+    if (use.defined || !text::ends_with(use.object, ".cu.cpp.o")) continue;
+    const auto found = defined_outside.find(use.symbol);
+    if (found == defined_outside.end()) continue;
+    problems.push_back(source_of(use.object) + " calls " + use.symbol +
+                       ", defined in " + found->second +
+                       ", which is not a CUDA file: the CPU runtime checks and counts only code compiled from the "
+                       "lab's CUDA files, so what kernel code calls belongs in the .cu file");
   }
   return problems;
 }
@@ -200,10 +247,13 @@ std::vector<std::string> check_source(const std::filesystem::path& file, const s
 
 std::vector<std::string> check_symbols(const std::string& nm_output) {
   std::vector<std::string> problems;
-  for (const Use& use : parse_nm(nm_output)) {
+  const std::vector<Use> uses = parse_nm(nm_output);
+  for (const Use& use : uses) {
     const auto found = problems_of(use);
     problems.insert(problems.end(), found.begin(), found.end());
   }
+  const auto outside = calls_out_of_cuda_files(uses);
+  problems.insert(problems.end(), outside.begin(), outside.end());
   return problems;
 }
 
@@ -233,7 +283,10 @@ std::vector<std::string> check_objects(const std::vector<std::filesystem::path>&
   std::vector<std::string> nm{"nm", "-A"};
   for (const auto& object : objects) nm.push_back(object.string());
   std::vector<std::string> problems;
-  for (const Use& use : parse_nm(run(nm))) {
+  const std::vector<Use> uses = parse_nm(run(nm));
+  const auto outside = calls_out_of_cuda_files(uses);
+  problems.insert(problems.end(), outside.begin(), outside.end());
+  for (const Use& use : uses) {
     std::vector<std::string> found = problems_of(use);
     const auto registration = std::find_if(std::begin(kNvccRegistration), std::end(kNvccRegistration),
                                            [&](const RuntimeCall& call) { return call.symbol == use.symbol; });

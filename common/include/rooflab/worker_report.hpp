@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rooflab::testing {
@@ -29,6 +30,17 @@ struct KernelLaunch {
   std::uint64_t shared_load_requests = 0, shared_store_requests = 0;
   std::uint64_t shared_wavefronts = 0, shared_bank_conflicts = 0;
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  // What it read of device memory, by who last wrote it, and the distinct
+  // 4-byte words it read that a copy from the host had put there (sorted).
+  std::vector<std::pair<std::string, std::uint64_t>> bytes_read_from;
+  std::vector<std::uint32_t> host_words_read;
+};
+
+// What cudaMemcpy brought back to the host: the distinct 4-byte words
+// (sorted), by who last wrote them on the device.
+struct CopiedBack {
+  std::string writer;
+  std::vector<std::uint32_t> words;
 };
 
 struct WorkerReport {
@@ -37,6 +49,7 @@ struct WorkerReport {
   bool kernels_recorded = false;
   std::vector<KernelLaunch> launches;  // since the last report, oldest first
   std::map<std::string, std::uint64_t> calls;
+  std::vector<CopiedBack> copied_back;  // since the last report
 };
 
 // What happened since the last call (the first call reports everything so far).
