@@ -68,15 +68,14 @@ TEST(Checks, KernelsMayNotTouchTheRecordsTheTestsReadNorReplaceTheCpuRuntime) {
 TEST(Checks, KernelCodeCallsOnlyWhatCudasNamesStandForAndNothingOfTheLabsUncheckedFiles) {
   const std::string twin = "/b/CMakeFiles/a06_student.dir/cuda_on_cpu/src/decode_attention.cu.cpp.o:";
   const std::string plain = "/b/CMakeFiles/a06_student.dir/src/kv_cache.cpp.o:";
-  const std::string nm =
-      twin + "                 U _ZN7rooflab8cuda_cpu12thread_indexEv\n" + twin +
-      "                 U _ZN7rooflab8cuda_cpu6detail6atomicIfEET_PS3_S3_NS1_8AtomicOpES3_\n" + twin +
-      "                 U _ZN7rooflab8cuda_cpu24register_device_variableEPKvmPKc\n" + twin +
-      "                 U _ZN7rooflab8cuda_cpu6detail19set_current_checkerEPNS1_13LaunchCheckerE\n" + twin +
-      "                 U _ZN19a06_kv_cache_decode12gather_pageEPKfl\n" + twin +
-      "                 U _ZN19a06_kv_cache_decode6cachedERKNS_12PagedKvCacheEl\n" + plain +
-      "0000000000000000 T _ZN19a06_kv_cache_decode12gather_pageEPKfl\n" + plain +
-      "0000000000000000 W _ZN19a06_kv_cache_decode6cachedERKNS_12PagedKvCacheEl\n";
+  const std::string nm = twin + "                 U _ZN7rooflab8cuda_cpu12thread_indexEv\n" + twin +
+                         "                 U _ZN7rooflab8cuda_cpu6detail6atomicIfEET_PS3_S3_NS1_8AtomicOpES3_\n" +
+                         twin + "                 U _ZN7rooflab8cuda_cpu24register_device_variableEPKvmPKc\n" + twin +
+                         "                 U _ZN7rooflab8cuda_cpu6detail19set_current_checkerEPNS1_13LaunchCheckerE\n" +
+                         twin + "                 U _ZN19a06_kv_cache_decode12gather_pageEPKfl\n" + twin +
+                         "                 U _ZN19a06_kv_cache_decode6cachedERKNS_12PagedKvCacheEl\n" + plain +
+                         "0000000000000000 T _ZN19a06_kv_cache_decode12gather_pageEPKfl\n" + plain +
+                         "0000000000000000 W _ZN19a06_kv_cache_decode6cachedERKNS_12PagedKvCacheEl\n";
   const auto problems = check_symbols(nm);
   ASSERT_EQ(problems.size(), 2u) << (problems.empty() ? "" : problems.back());
   EXPECT_NE(problems[0].find("src/decode_attention.cu calls _ZN7rooflab8cuda_cpu6detail19set_current_checker"),

@@ -27,17 +27,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::set<std::string> kForbiddenAttributes = {
-    "no_sanitize",   "no_sanitize_thread", "no_sanitize_address", "no_sanitize_undefined",
-    "no_sanitize_coverage", "disable_sanitizer_instrumentation", "optimize", "target", "target_clones", "naked",
-    "ifunc",         "alias",              "weakref"};
+const std::set<std::string> kForbiddenAttributes = {"no_sanitize",
+                                                    "no_sanitize_thread",
+                                                    "no_sanitize_address",
+                                                    "no_sanitize_undefined",
+                                                    "no_sanitize_coverage",
+                                                    "disable_sanitizer_instrumentation",
+                                                    "optimize",
+                                                    "target",
+                                                    "target_clones",
+                                                    "naked",
+                                                    "ifunc",
+                                                    "alias",
+                                                    "weakref"};
 
 // What only a submission that means to get around the runtime names: the
 // registration that makes memory device memory, the records tests read, the
 // running launch's state.
-const std::set<std::string> kRuntimeInternals = {"register_device_variable", "take_launch_records",
-                                                 "take_device_to_host_words", "set_current_checker",
-                                                 "running_checker", "running_thread", "RuntimeScope"};
+const std::set<std::string> kRuntimeInternals = {"register_device_variable",
+                                                 "take_launch_records",
+                                                 "take_device_to_host_words",
+                                                 "set_current_checker",
+                                                 "running_checker",
+                                                 "running_thread",
+                                                 "RuntimeScope"};
 
 // "__optimize__" -> "optimize".
 std::string attribute_name(std::string name) {
@@ -69,11 +82,13 @@ struct Scanner {
               "as the build compiles every function (remove it)");
     if (word == "__attribute__" || word == "__attribute" || word == "__declspec") expect_attribute_open = true;
     if (word == "asm" || word == "__asm" || word == "__asm__")
-      problem("inline assembly: its loads and stores are invisible to the CPU runtime's checks (and a GPU runs "
-              "no x86 assembly)");
+      problem(
+          "inline assembly: its loads and stores are invisible to the CPU runtime's checks (and a GPU runs "
+          "no x86 assembly)");
     if (starts_with(word, "_mm") || starts_with(word, "__builtin_ia32"))
-      problem(word + ": an x86 intrinsic, whose loads and stores are invisible to the CPU runtime's checks (and "
-                     "which no GPU has)");
+      problem(word +
+              ": an x86 intrinsic, whose loads and stores are invisible to the CPU runtime's checks (and "
+              "which no GPU has)");
     // threadIdx and the like expand to rooflab::cuda_cpu's functions; what no
     // CUDA name expands to is the runtime's own business.
     if (kRuntimeInternals.count(word) || starts_with(word, "__tsan_") ||

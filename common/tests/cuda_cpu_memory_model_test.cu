@@ -133,9 +133,8 @@ __global__ void publish_without_a_fence(int* flag, int* out) {
 TEST(CudaCpuMemoryModel, AnAtomicFlagWithoutAFenceReleasesNothing) {
   int* flag = device_copy(std::vector<int>(1, 0));
   int* out = device_copy(std::vector<int>(64, 0));
-  EXPECT_THAT(kernel_error([&] {
-                launch("publish_without_a_fence", publish_without_a_fence, dim3(1), dim3(64), 0, flag, out);
-              }),
+  EXPECT_THAT(kernel_error(
+                  [&] { launch("publish_without_a_fence", publish_without_a_fence, dim3(1), dim3(64), 0, flag, out); }),
               HasSubstr("race on __shared__ data"));
   cudaFree(flag);
   cudaFree(out);

@@ -9,8 +9,10 @@
 #include <random>
 #include <string>
 
+#include "decode_work_testing.hpp"
 #include "rooflab/attention_reference.hpp"
 #include "rooflab/testing.hpp"
+#include "rooflab/worker_report.hpp"
 
 namespace a06_kv_cache_decode {
 namespace {
@@ -77,7 +79,21 @@ class DecodeAttention : public ::testing::TestWithParam<Implementation> {
     }
     return cache;
   }
+  // The result, which for the CUDA version must be its kernels' work (decode_work_testing.hpp).
   DecodeResult run(const Decoding& x, const DecodeOptions& options = {}) const {
+    rooflab::testing::take_worker_report();  // forget what ran before
+    DecodeResult result = run_unchecked(x, options);
+    if (cuda()) {
+      std::vector<float> keys, values;
+      for (std::size_t s = 0; s < x.keys.size(); ++s) {
+        keys.insert(keys.end(), x.keys[s].data.begin(), x.keys[s].data.end());
+        values.insert(values.end(), x.values[s].data.begin(), x.values[s].data.end());
+      }
+      expect_the_kernels_did_the_work(rooflab::testing::take_worker_report(), x.q, keys, values, result);
+    }
+    return result;
+  }
+  DecodeResult run_unchecked(const Decoding& x, const DecodeOptions& options) const {
     std::int64_t longest = 1, tokens = 0;
     for (const Tensor4& k : x.keys) {
       longest = std::max(longest, k.rows());

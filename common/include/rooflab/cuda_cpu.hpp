@@ -280,8 +280,8 @@ using rooflab::cuda_cpu::dim3;
 // its registration, before main, as device memory kernels may use.
 #define ROOFLAB_DEVICE_VARIABLE_NAME2(line) rooflab_device_variable_##line
 #define ROOFLAB_DEVICE_VARIABLE_NAME(line) ROOFLAB_DEVICE_VARIABLE_NAME2(line)
-#define ROOFLAB_REGISTER_DEVICE_VARIABLE(variable)                                                \
-  [[maybe_unused]] static const bool ROOFLAB_DEVICE_VARIABLE_NAME(__COUNTER__) =                  \
+#define ROOFLAB_REGISTER_DEVICE_VARIABLE(variable)                               \
+  [[maybe_unused]] static const bool ROOFLAB_DEVICE_VARIABLE_NAME(__COUNTER__) = \
       ::rooflab::cuda_cpu::register_device_variable(&(variable), sizeof(variable), #variable)
 #define __forceinline__ inline
 // Empty: libstdc++ spells its own attribute __noinline__ too.

@@ -49,16 +49,16 @@ constexpr unsigned kVolatileAccess = kVolatile | kSynchronizes;
 }  // namespace
 
 #define ROOFLAB_PC __builtin_extract_return_addr(__builtin_return_address(0))
-#define ROOFLAB_SIZED_HOOKS(n)                                                                                   \
-  void __tsan_read##n(void* address) { on_access(address, n, 0, ROOFLAB_PC); }                                   \
-  void __tsan_write##n(void* address) { on_access(address, n, kWrite, ROOFLAB_PC); }                             \
-  void __tsan_unaligned_read##n(void* address) { on_access(address, n, 0, ROOFLAB_PC); }                         \
-  void __tsan_unaligned_write##n(void* address) { on_access(address, n, kWrite, ROOFLAB_PC); }                   \
-  void __tsan_volatile_read##n(void* address) { on_access(address, n, kVolatileAccess, ROOFLAB_PC); }            \
+#define ROOFLAB_SIZED_HOOKS(n)                                                                                  \
+  void __tsan_read##n(void* address) { on_access(address, n, 0, ROOFLAB_PC); }                                  \
+  void __tsan_write##n(void* address) { on_access(address, n, kWrite, ROOFLAB_PC); }                            \
+  void __tsan_unaligned_read##n(void* address) { on_access(address, n, 0, ROOFLAB_PC); }                        \
+  void __tsan_unaligned_write##n(void* address) { on_access(address, n, kWrite, ROOFLAB_PC); }                  \
+  void __tsan_volatile_read##n(void* address) { on_access(address, n, kVolatileAccess, ROOFLAB_PC); }           \
   void __tsan_volatile_write##n(void* address) { on_access(address, n, kVolatileAccess | kWrite, ROOFLAB_PC); } \
-  void __tsan_unaligned_volatile_read##n(void* address) { on_access(address, n, kVolatileAccess, ROOFLAB_PC); }  \
-  void __tsan_unaligned_volatile_write##n(void* address) {                                                       \
-    on_access(address, n, kVolatileAccess | kWrite, ROOFLAB_PC);                                                 \
+  void __tsan_unaligned_volatile_read##n(void* address) { on_access(address, n, kVolatileAccess, ROOFLAB_PC); } \
+  void __tsan_unaligned_volatile_write##n(void* address) {                                                      \
+    on_access(address, n, kVolatileAccess | kWrite, ROOFLAB_PC);                                                \
   }
 
 extern "C" {

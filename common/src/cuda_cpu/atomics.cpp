@@ -84,56 +84,56 @@ using rooflab::cuda_cpu::detail::kSynchronizes;
 using rooflab::cuda_cpu::detail::kWrite;
 using rooflab::cuda_cpu::detail::on_access;
 constexpr unsigned kAtomicRead = kAtomic | kSynchronizes, kAtomicWrite = kAtomic | kSynchronizes | kWrite;
-}
+}  // namespace
 
 #define ROOFLAB_PC __builtin_extract_return_addr(__builtin_return_address(0))
 #define ROOFLAB_TSAN_ATOMICS(bits, T)                                                       \
   T __tsan_atomic##bits##_load(const volatile T* a, int) {                                  \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicRead, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicRead, ROOFLAB_PC);                 \
     return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                            \
   }                                                                                         \
   void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                               \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                               \
   }                                                                                         \
   T __tsan_atomic##bits##_exchange(volatile T* a, T v, int) {                               \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                     \
   }                                                                                         \
   T __tsan_atomic##bits##_fetch_add(volatile T* a, T v, int) {                              \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##bits##_fetch_sub(volatile T* a, T v, int) {                              \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##bits##_fetch_and(volatile T* a, T v, int) {                              \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##bits##_fetch_or(volatile T* a, T v, int) {                               \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                       \
   }                                                                                         \
   T __tsan_atomic##bits##_fetch_xor(volatile T* a, T v, int) {                              \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##bits##_fetch_nand(volatile T* a, T v, int) {                             \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                     \
   }                                                                                         \
   int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {   \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
   }                                                                                         \
   int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {     \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
   }                                                                                         \
   T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int, int) {         \
-    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                  \
+    on_access(const_cast<const T*>(a), sizeof(T), kAtomicWrite, ROOFLAB_PC);                \
     __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
     return c;                                                                               \
   }

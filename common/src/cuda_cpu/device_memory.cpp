@@ -169,7 +169,8 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
   if (mapped == MAP_FAILED || mprotect(begin, reserved, PROT_READ | PROT_WRITE) != 0) {
     if (mapped != MAP_FAILED) munmap(mapped, reserved + 2 * guard);
     *pointer = nullptr;
-    detail::record_error(cudaErrorMemoryAllocation, "cudaMalloc: out of memory for " + std::to_string(bytes) + " bytes");
+    detail::record_error(cudaErrorMemoryAllocation,
+                         "cudaMalloc: out of memory for " + std::to_string(bytes) + " bytes");
     return cudaErrorMemoryAllocation;
   }
   detail::Mapping mapping{bytes, reserved, guard, nullptr};
@@ -178,7 +179,8 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
   } catch (const std::bad_alloc&) {
     munmap(mapped, reserved + 2 * guard);
     *pointer = nullptr;
-    detail::record_error(cudaErrorMemoryAllocation, "cudaMalloc: out of memory for " + std::to_string(bytes) + " bytes");
+    detail::record_error(cudaErrorMemoryAllocation,
+                         "cudaMalloc: out of memory for " + std::to_string(bytes) + " bytes");
     return cudaErrorMemoryAllocation;
   }
   const std::lock_guard lock(detail::lock);

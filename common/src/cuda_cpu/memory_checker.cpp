@@ -76,7 +76,7 @@ struct LaunchChecker::Region {
   std::size_t reserved = 0, guard = 0;  // buffers: device_memory.hpp's BufferRange
   WriterTag* writers = nullptr;         // buffers: who last wrote each byte
   int argument = 0;                     // the first pointer argument that points into it, or 0
-  Word* shadow = nullptr;  // mapped on first use: zeroed pages, each paid for when a kernel touches it
+  Word* shadow = nullptr;               // mapped on first use: zeroed pages, each paid for when a kernel touches it
   std::size_t shadow_bytes = 0;
   std::unordered_map<std::uintptr_t, Word> sparse;           // statics: by word address
   std::vector<std::uint64_t> read_sectors, written_sectors;  // DRAM: one bit a 32-byte sector
@@ -395,7 +395,9 @@ void LaunchChecker::note_uninitialized(const ThreadContext& thread, const Access
                                        std::uintptr_t byte) {
   if (!uninitialized_.empty()) return;  // the first one says it
   const bool shared = region.kind == RegionKind::shared;
-  const char* verb = access.strength == Strength::atomic ? "'s atomic update reads " : access.range ? " copies " : " reads ";
+  const char* verb = access.strength == Strength::atomic ? "'s atomic update reads "
+                     : access.range                      ? " copies "
+                                                         : " reads ";
   uninitialized_ = std::string("kernel ") + call_.name + ": " + who(block_linear_, thread.linear) + verb +
                    describe(region, byte) + " at " + source_line(access.pc) + ", which " +
                    (shared ? "no thread of its block had written: a block's shared memory starts uninitialized"
@@ -421,8 +423,8 @@ std::string LaunchChecker::fault(const ThreadContext& thread, const Access& acce
     if (address >= end && address < region->begin + region->reserved + region->guard) {
       where = describe(*region, address) + ": past its end";
     } else if (address < region->begin && region->begin - address <= region->guard) {
-      where = std::to_string(region->begin - address) + " bytes before the start of a " +
-              describe(*region, region->begin);
+      where =
+          std::to_string(region->begin - address) + " bytes before the start of a " + describe(*region, region->begin);
       where.resize(where.size() - std::string(", byte 0").size());
     }
   }
@@ -482,7 +484,8 @@ LaunchChecker::Region* LaunchChecker::find_region(std::uintptr_t address, unsign
   }
   const auto variable = std::upper_bound(variables_.begin(), variables_.end(), address,
                                          [](std::uintptr_t a, const DeviceVariable& v) { return a < v.begin; });
-  if (variable != variables_.begin() && lies_within(address, size, std::prev(variable)->begin, std::prev(variable)->bytes))
+  if (variable != variables_.begin() &&
+      lies_within(address, size, std::prev(variable)->begin, std::prev(variable)->bytes))
     return statics_region_.get();
   const auto segment = std::upper_bound(constant_segments_.begin(), constant_segments_.end(),
                                         std::make_pair(address, ~std::uintptr_t{0}));
@@ -607,7 +610,8 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
     Word& word = region->word(word_address, owner);
     if (shared && reads && !(access.range && access.write)) {
       if ((word.initialized & bytes) != bytes && !unwritten)
-        unwritten = word_address + static_cast<unsigned>(std::countr_zero(static_cast<unsigned>(bytes & ~word.initialized)));
+        unwritten =
+            word_address + static_cast<unsigned>(std::countr_zero(static_cast<unsigned>(bytes & ~word.initialized)));
       any_initialized = any_initialized || (word.initialized & bytes);
     }
     if (!check_word(word, bytes, later, thread, *region)) return false;

@@ -214,9 +214,9 @@ class LaunchChecker {
   std::vector<WarpRequests> warps_;
   MemoryCounters counters_;
   std::array<std::uint64_t, 256> read_by_writer_{};  // bytes, by WriterTag
-  std::vector<std::uint32_t> host_words_;             // host-copied words read, each address once
+  std::vector<std::uint32_t> host_words_;            // host-copied words read, each address once
   std::uint64_t writes_ = 0;
-  std::string problem_;  // what access() found wrong
+  std::string problem_;        // what access() found wrong
   std::string uninitialized_;  // the first uninitialized read, until reported
   bool uninitialized_in_shared_ = false;
 };

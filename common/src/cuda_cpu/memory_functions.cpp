@@ -28,5 +28,4 @@ void* rooflab_cuda_cpu_memset(void* to, int value, std::size_t bytes) noexcept {
   rooflab::cuda_cpu::detail::on_access(to, bytes, rooflab::cuda_cpu::detail::kWrite, ROOFLAB_PC);
   return std::memset(to, value, bytes);
 }
-
 }

@@ -13,10 +13,10 @@ namespace rooflab::cuda_cpu::detail {
 // What an access is (LaunchChecker::check's flags).
 enum AccessFlag : unsigned {
   kWrite = 1,
-  kAtomic = 2,         // an atomic function or std::atomic operation
-  kSynchronizes = 4,   // acquires or releases in the check itself (atomics.cpp does its own, after the update)
-  kVolatile = 8,       // a volatile load or store: relaxed, not synchronising by itself
-  kRange = 16,         // one side of a copy (memcpy, memmove, a struct copy)
+  kAtomic = 2,        // an atomic function or std::atomic operation
+  kSynchronizes = 4,  // acquires or releases in the check itself (atomics.cpp does its own, after the update)
+  kVolatile = 8,      // a volatile load or store: relaxed, not synchronising by itself
+  kRange = 16,        // one side of a copy (memcpy, memmove, a struct copy)
 };
 
 // Stops the running CUDA thread for good and fails its launch with `why`:

@@ -61,8 +61,7 @@ std::string ask_addr2line(const std::string& object, std::uintptr_t offset) {
   }
   // The rewritten source keeps the .cu file's lines (#line 1): its name is
   // the .cu file's.
-  if (const std::size_t generated = line.find(".cu.cpp:"); generated != std::string::npos)
-    line.erase(generated + 3, 4);
+  if (const std::size_t generated = line.find(".cu.cpp:"); generated != std::string::npos) line.erase(generated + 3, 4);
   // The last two parts of the path: "src/flash_attention.cu:57".
   const std::size_t last = line.rfind('/');
   if (last != std::string::npos && last > 0) {

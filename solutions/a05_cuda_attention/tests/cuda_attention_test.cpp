@@ -11,6 +11,7 @@
 #include <string>
 
 #include "a05_cuda_attention/a05_cuda_attention.hpp"
+#include "attention_work_testing.hpp"
 #include "rooflab/attention_reference.hpp"
 #include "rooflab/attention_testing.hpp"
 #include "rooflab/backend.hpp"
@@ -59,16 +60,23 @@ class CudaAttention : public ::testing::TestWithParam<Kernel> {
     return {rooflab::random_normal(2, 2, n, dim, seed), rooflab::random_normal(2, 2, m, dim, seed + 1),
             rooflab::random_normal(2, 2, m, dim, seed + 2)};
   }
+  // The kernel's result, which must be its kernels' work (attention_work_testing.hpp).
   AttentionResult run(const Inputs& x, bool causal) const {
+    rooflab::testing::take_worker_report();  // forget what ran before
+    AttentionResult result;
     switch (GetParam()) {
       case Kernel::standard:
-        return standard_attention_cuda(x.q, x.k, x.v, causal);
+        result = standard_attention_cuda(x.q, x.k, x.v, causal);
+        break;
       case Kernel::flash:
-        return flash_attention_cuda(x.q, x.k, x.v, causal);
+        result = flash_attention_cuda(x.q, x.k, x.v, causal);
+        break;
       case Kernel::tensor_core:
-        return flash_attention_tensor_core(x.q, x.k, x.v, causal);
+        result = flash_attention_tensor_core(x.q, x.k, x.v, causal);
+        break;
     }
-    throw std::logic_error("unknown kernel");
+    expect_the_kernels_did_the_work(rooflab::testing::take_worker_report(), name_of(GetParam()), x.q, x.k, x.v, result);
+    return result;
   }
   // Output and lse against the fp64 reference: fp32 within kFp32; the tensor
   // cores' fp16 within kFp16 of the reference on the same rounded inputs.

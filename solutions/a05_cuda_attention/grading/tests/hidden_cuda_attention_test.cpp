@@ -5,6 +5,7 @@
 // for barriers not every thread reaches.
 #include <random>
 
+#include "../../tests/attention_work_testing.hpp"
 #include "a05_cuda_attention/a05_cuda_attention.hpp"
 #include "rooflab/attention_reference.hpp"
 #include "rooflab/attention_testing.hpp"
@@ -35,11 +36,14 @@ class CudaHidden : public ::testing::TestWithParam<std::string> {
     AttentionResult result = GetParam() == "standard" ? standard_attention_cuda(q, k, v, causal)
                              : GetParam() == "flash"  ? flash_attention_cuda(q, k, v, causal)
                                                       : flash_attention_tensor_core(q, k, v, causal);
-    expect_the_kernels(rooflab::testing::take_worker_report());
+    const rooflab::testing::WorkerReport report = rooflab::testing::take_worker_report();
+    expect_the_kernels(report);
+    expect_the_kernels_did_the_work(report, GetParam(), q, k, v, result);
     return result;
   }
   // The work happens in the assignment's kernels, one launch each (where the
-  // CPU runtime records launches; on a GPU nothing does).
+  // CPU runtime records launches; on a GPU nothing does), whatever their
+  // template arguments (the runtime records a kernel by its name alone).
   void expect_the_kernels(const rooflab::testing::WorkerReport& report) const {
     if (!report.kernels_recorded || GetParam() == "tensor_core") return;
     const std::vector<std::string> expected =

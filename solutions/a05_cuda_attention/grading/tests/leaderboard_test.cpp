@@ -6,6 +6,7 @@
 // ranks the submission by reference time / its time. Where the kernels run in
 // the CPU runtime, the shape is smaller: that runtime checks every access.
 #include "rooflab/leaderboard.hpp"
+#include "../../tests/attention_work_testing.hpp"
 #include "a05_cuda_attention/a05_cuda_attention.hpp"
 #include "rooflab/attention_rows_testing.hpp"
 #include "rooflab/backend.hpp"
@@ -32,6 +33,8 @@ TEST(CudaLeaderboard, FlashKernelBestTime) {
     if (report.kernels_recorded) {
       ASSERT_EQ(rooflab::testing::kernel_names(report), std::vector<std::string>{"flash_forward"})
           << "flash attention computes in its kernel, launched once";
+      expect_the_kernels_did_the_work(report, "flash", q, k, v, result);
+      ASSERT_FALSE(HasFailure()) << "a result the kernel did not compute gets no time on the leaderboard";
     }
     ASSERT_TRUE(rooflab::testing::MatchesAttentionReferenceOnRows(result.output, &result.lse, q, k, v, 8, seed ^ 0x1b))
         << "call " << call << ": a wrong answer gets no time on the leaderboard";

@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "../../tests/decode_work_testing.hpp"
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
 #include "rooflab/attention_reference.hpp"
 #include "rooflab/testing.hpp"
@@ -149,6 +150,14 @@ class HiddenDecode : public ::testing::TestWithParam<std::string> {
     // them; on a GPU nothing does), the CPU version in none.
     const std::vector<std::string> kernels =
         cuda() ? std::vector<std::string>{"split_kv", "merge_splits"} : std::vector<std::string>{};
+    if (cuda()) {
+      std::vector<float> keys, values;
+      for (const Held& h : held) {
+        keys.insert(keys.end(), h.keys.data.begin(), h.keys.data.end());
+        values.insert(values.end(), h.values.data.begin(), h.values.data.end());
+      }
+      expect_the_kernels_did_the_work(report, q, keys, values, result);
+    }
     if (report.kernels_recorded) {
       EXPECT_EQ(rooflab::testing::kernel_names(report), kernels)
           << GetParam() << ": decode_attention_cuda computes in its kernels split_kv and merge_splits (one launch "
