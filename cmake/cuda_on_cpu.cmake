@@ -21,13 +21,15 @@
 # (#pragma unroll) allowed, with every page of a large stack frame probed, so
 # that a thread that overflows its stack meets its guard page, and without
 # _FORTIFY_SOURCE, whose checked copies (__memcpy_chk) would bypass the
-# runtime's memcpy (rooflab/cuda_cpu_memory_functions.hpp).
+# runtime's memcpy (rooflab/cuda_cpu_memory_functions.hpp), and without tail
+# calls, so that an atomic or a memcpy that ends a kernel returns into the
+# kernel: the runtime names its line by that return address.
 # The launch configuration may hold anything but ">>>" (template arguments such
 # as std::max<int>(…) included).
 set(ROOFLAB_CUDA_ON_CPU_FLAGS
     -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 -Wno-tsan -g1
     -gdwarf-4
-    -Wno-unknown-pragmas -fstack-clash-protection -U_FORTIFY_SOURCE
+    -Wno-unknown-pragmas -fstack-clash-protection -U_FORTIFY_SOURCE -fno-optimize-sibling-calls
     CACHE INTERNAL "How the CPU build of a CUDA source is compiled (cmake/cuda_on_cpu.cmake)")
 #
 # rooflab_cuda_on_cpu(<out-var> UNCHECKED <file.cu>...) writes the same

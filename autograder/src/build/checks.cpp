@@ -1,12 +1,18 @@
 #include "build/checks.hpp"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string_view>
+#include <tuple>
 
 #include "text/text.hpp"
 
@@ -209,22 +215,139 @@ std::vector<std::string> problems_of(const Use& use) {
   return problems;
 }
 
-// A CUDA file's CPU build is instrumented, the lab's other files are not:
-// kernel code that calls a function of another student file would run there
-// unchecked and uncounted.
-std::vector<std::string> calls_out_of_cuda_files(const std::vector<Use>& uses) {
-  std::map<std::string, std::string> defined_outside;  // symbol -> the uninstrumented source that defines it
+// "a06::dot(float const*)" for "_ZN3a063dotEPKf"; the symbol where it is not a C++ name.
+std::string demangled(const std::string& symbol) {
+  int status = 0;
+  const std::unique_ptr<char, void (*)(void*)> name(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
+                                                    std::free);
+  return status == 0 && name ? std::string(name.get()) : symbol;
+}
+
+// Strong definitions of the student's objects that are not a CUDA file's CPU
+// build: code compiled without the runtime's instrumentation. Symbol -> source.
+std::map<std::string, std::string> defined_outside_cuda_files(const std::vector<Use>& uses) {
+  std::map<std::string, std::string> defined;
   for (const Use& use : uses)
     if (use.strong && !text::ends_with(use.object, ".cu.cpp.o") && !text::ends_with(use.object, ".cu.o"))
-      defined_outside.emplace(use.symbol, source_of(use.object));
+      defined.emplace(use.symbol, source_of(use.object));
+  return defined;
+}
+
+// "foo+0x10" or "foo-0x4" -> ("foo", 0x10 or -4).
+std::pair<std::string, long long> symbol_and_addend(const std::string& value) {
+  const std::size_t sign = value.find_first_of("+-", 1);
+  if (sign == std::string::npos) return {value, 0};
+  long long addend = 0;
+  try {
+    addend = std::stoll(value.substr(sign + 1), nullptr, 16);
+  } catch (const std::exception&) {
+    return {value.substr(0, sign), 0};
+  }
+  return {value.substr(0, sign), value[sign] == '-' ? -addend : addend};
+}
+
+}  // namespace
+
+std::set<std::string> symbols_kernel_code_reaches(const std::string& objdump_output) {
+  struct Function {
+    std::string name, section;
+    unsigned long long start = 0;
+    std::set<std::string> calls;  // functions of this object, and symbols elsewhere
+  };
+  std::vector<Function> functions;
+  std::map<std::string, std::vector<std::size_t>> by_section;  // in order of start
+  std::string section;
+  // Relocations against a section symbol (".text+0x49c", a call of a local
+  // function in another section) are resolved after every label is known.
+  std::vector<std::tuple<std::size_t, std::string, long long>> section_references;
+  for (const std::string& line : text::split_lines(objdump_output)) {
+    if (text::starts_with(line, "Disassembly of section ")) {
+      section = line.substr(23, line.size() - 24);
+      continue;
+    }
+    const std::size_t open = line.find(" <"), close = line.rfind(">:");
+    if (!line.empty() && line[0] != ' ' && line[0] != '\t' && open != std::string::npos && close != std::string::npos &&
+        close > open) {
+      functions.push_back(
+          {line.substr(open + 2, close - open - 2), section, std::stoull(line.substr(0, open), nullptr, 16), {}});
+      by_section[section].push_back(functions.size() - 1);
+      continue;
+    }
+    if (functions.empty()) continue;
+    Function& current = functions.back();
+    std::istringstream fields(line);
+    std::string offset, type, value;
+    if (fields >> offset >> type >> value && text::ends_with(offset, ":") && text::starts_with(type, "R_")) {
+      const auto [symbol, addend] = symbol_and_addend(value);
+      if (!symbol.empty() && symbol[0] == '.')
+        section_references.emplace_back(functions.size() - 1, symbol, addend + 4);  // PC-relative: the target
+      else
+        current.calls.insert(symbol);
+      continue;
+    }
+    // A call or jump resolved within its section: "  1d:\tcall   22 <name+0x22>".
+    const std::size_t target = line.find('<'), target_end = line.rfind('>');
+    if ((line.find("call") != std::string::npos || line.find("\tj") != std::string::npos) &&
+        target != std::string::npos && target_end > target)
+      current.calls.insert(symbol_and_addend(line.substr(target + 1, target_end - target - 1)).first);
+  }
+  for (const auto& [from, in_section, target] : section_references) {
+    const auto found = by_section.find(in_section);
+    if (found == by_section.end()) continue;
+    for (auto it = found->second.rbegin(); it != found->second.rend(); ++it)
+      if (functions[*it].start <= static_cast<unsigned long long>(std::max(0LL, target))) {
+        functions[from].calls.insert(functions[*it].name);
+        break;
+      }
+  }
+  // From the runtime's kernel entry points (detail::Call<…>::entry, which the
+  // launch instantiates here), through every function of this object they call.
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < functions.size(); ++i) index.emplace(functions[i].name, i);
+  std::vector<std::size_t> pending;
+  std::set<std::size_t> reached;
+  for (std::size_t i = 0; i < functions.size(); ++i)
+    if (text::starts_with(functions[i].name, "_ZN7rooflab8cuda_cpu6detail4CallI") &&
+        text::ends_with(functions[i].name, "5entryEPv"))
+      pending.push_back(i);
+  std::set<std::string> symbols;
+  while (!pending.empty()) {
+    const std::size_t i = pending.back();
+    pending.pop_back();
+    if (!reached.insert(i).second) continue;
+    for (const std::string& called : functions[i].calls) {
+      symbols.insert(called);
+      if (const auto found = index.find(called); found != index.end()) pending.push_back(found->second);
+    }
+  }
+  return symbols;
+}
+
+namespace {
+
+// Kernel code in a CUDA file that calls a function of the lab's other
+// student files, which are compiled without the CPU runtime's
+// instrumentation: what it does there is unchecked and uncounted (and on a
+// GPU, a __global__ function cannot call a host function at all). Host code
+// in the CUDA file may call them.
+std::vector<std::string> kernels_calling_unchecked_code(const std::vector<Use>& uses, const ToolRunner& run) {
+  const std::map<std::string, std::string> outside = defined_outside_cuda_files(uses);
+  std::set<std::string> objects_to_read;
+  for (const Use& use : uses)
+    if (!use.defined && text::ends_with(use.object, ".cu.cpp.o") && outside.count(use.symbol))
+      objects_to_read.insert(use.object);
   std::vector<std::string> problems;
-  for (const Use& use : uses) {
-    if (use.defined || !text::ends_with(use.object, ".cu.cpp.o")) continue;
-    const auto found = defined_outside.find(use.symbol);
-    if (found == defined_outside.end()) continue;
-    problems.push_back(source_of(use.object) + " calls " + use.symbol + ", defined in " + found->second +
-                       ", which is not a CUDA file: the CPU runtime checks and counts only code compiled from the "
-                       "lab's CUDA files, so what kernel code calls belongs in the .cu file");
+  for (const std::string& object : objects_to_read) {
+    for (const std::string& symbol :
+         symbols_kernel_code_reaches(run({"objdump", "-dr", "--no-show-raw-insn", object}))) {
+      const auto found = outside.find(symbol);
+      if (found == outside.end()) continue;
+      problems.push_back(source_of(object) + ": kernel code calls " + demangled(symbol) + ", defined in " +
+                         found->second +
+                         ", which is not a CUDA file: the CPU runtime checks and counts only code compiled from the "
+                         "lab's CUDA files, and on a GPU a kernel cannot call a host function; what kernel code "
+                         "calls belongs in the .cu file, as a __device__ function");
+    }
   }
   return problems;
 }
@@ -255,13 +378,10 @@ std::vector<std::string> check_source(const std::filesystem::path& file, const s
 
 std::vector<std::string> check_symbols(const std::string& nm_output) {
   std::vector<std::string> problems;
-  const std::vector<Use> uses = parse_nm(nm_output);
-  for (const Use& use : uses) {
+  for (const Use& use : parse_nm(nm_output)) {
     const auto found = problems_of(use);
     problems.insert(problems.end(), found.begin(), found.end());
   }
-  const auto outside = calls_out_of_cuda_files(uses);
-  problems.insert(problems.end(), outside.begin(), outside.end());
   return problems;
 }
 
@@ -292,7 +412,7 @@ std::vector<std::string> check_objects(const std::vector<std::filesystem::path>&
   for (const auto& object : objects) nm.push_back(object.string());
   std::vector<std::string> problems;
   const std::vector<Use> uses = parse_nm(run(nm));
-  const auto outside = calls_out_of_cuda_files(uses);
+  const auto outside = kernels_calling_unchecked_code(uses, run);
   problems.insert(problems.end(), outside.begin(), outside.end());
   for (const Use& use : uses) {
     std::vector<std::string> found = problems_of(use);

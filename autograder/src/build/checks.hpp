@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,11 +32,19 @@ std::vector<std::string> check_symbols(const std::string& nm_output);
 // whose label came before it.
 std::vector<std::string> functions_referring_to(const std::string& objdump_output, const std::string& symbol);
 
+// The symbols that kernel code in one CUDA file's CPU build reaches, from its
+// `objdump -dr` output: everything called or referenced by the functions
+// reachable from the runtime's kernel entry points (detail::Call<…>::entry),
+// following calls within the object, relocated or not.
+std::set<std::string> symbols_kernel_code_reaches(const std::string& objdump_output);
+
 // Runs a binutils tool (nm, objdump) and returns what it printed; the grader
 // runs it in the sandbox, tests run it directly. Throws when the tool fails.
 using ToolRunner = std::function<std::string(const std::vector<std::string>& argv)>;
 
-// check_symbols on the objects compiled from student files, made precise
+// check_symbols on the objects compiled from student files, and what only the
+// objects themselves show: kernel code of a CUDA file that calls a function of
+// the lab's other (uninstrumented) student files. Made precise
 // where a compiler adds calls of its own: every object nvcc compiles carries
 // a static constructor (__sti____cudaRegisterAll) that registers the kernels
 // with the CUDA runtime and passes their unregistration to atexit. An atexit

@@ -420,7 +420,10 @@ std::string LaunchChecker::fault(const ThreadContext& thread, const Access& acce
   for (const auto& region : buffers_) {
     if (!where.empty()) break;
     const std::uintptr_t end = region->begin + region->bytes;
-    if (address >= end && address < region->begin + region->reserved + region->guard) {
+    if (address >= region->begin && address < end) {  // starts inside, runs past the end (a copy)
+      where = describe(*region, address) + ": " + std::to_string(address + access.size - end) +
+              " bytes of it lie past the buffer's end";
+    } else if (address >= end && address < region->begin + region->reserved + region->guard) {
       where = describe(*region, address) + ": past its end";
     } else if (address < region->begin && region->begin - address <= region->guard) {
       where =
@@ -675,8 +678,18 @@ void LaunchChecker::check_elsewhere(ThreadContext& thread, std::uintptr_t addres
   access.pc = pc;
   access.synchronizes = flags & kSynchronizes;
   access.range = flags & kRange;
-  // Before the access is checked and counted: another thread may act first.
-  if (access.strength != Strength::plain) switch_point();
+  // Before the access is checked and counted: another thread may act first;
+  // always between a volatile read and a volatile write of the same word (an
+  // update made of two accesses), where on a GPU another thread's update is
+  // lost.
+  if (access.strength == Strength::relaxed) {
+    const std::uintptr_t word = address & ~std::uintptr_t{3};
+    const bool update = access.write && thread.relaxed_read == word;
+    thread.relaxed_read = access.write ? 0 : word;
+    switch_point(update);
+  } else if (access.strength == Strength::atomic) {
+    switch_point(false);
+  }
   if (!this->access(thread, access)) abandon();
   if (access.strength != Strength::plain && !access.write) note_spin_read(thread, address);
 }
@@ -735,6 +748,12 @@ void LaunchChecker::release(ThreadContext& thread, std::uintptr_t address) {
   published.knowledge.learn(thread.other_blocks);
   published.knowledge.learn_intervals(block_linear_, interval_);
   published.knowledge.learn_thread(block_linear_, static_cast<std::uint16_t>(thread.linear), thread.fence_tick);
+  // The lanes of its warp it is ordered after (a __syncwarp, a shuffle).
+  const unsigned lane = thread.linear % kWarpSize, warp_base = thread.linear - lane;
+  for (unsigned other = 0; other < kWarpSize; ++other)
+    if (other != lane && thread.clock[other] > 0)
+      published.knowledge.learn_thread(block_linear_, static_cast<std::uint16_t>(warp_base + other),
+                                       thread.clock[other]);
   for (std::size_t t = 0; t < thread.acquired.size(); ++t)
     if (thread.acquired[t])
       published.knowledge.learn_thread(block_linear_, static_cast<std::uint16_t>(t), thread.acquired[t]);

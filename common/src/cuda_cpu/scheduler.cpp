@@ -200,17 +200,37 @@ const char* where_it_waits(State state) {
 }
 
 // Lanes that took part in one warp-level call are ordered: each ticks its own
-// clock, then all take the latest of every lane's.
+// clock, then all take the latest of every lane's, and what any of them
+// acquired through atomics (of its block, of other blocks) becomes every
+// one's, as a __syncwarp orders memory among the lanes it names.
 void join_clocks(Fiber* lanes, unsigned mask) {
   std::uint32_t joined[kWarpSize] = {};
+  bool acquired = false;
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     if (!(mask >> lane & 1u)) continue;
-    ++lanes[lane].thread.clock[lane];
-    for (unsigned other = 0; other < kWarpSize; ++other)
-      joined[other] = std::max(joined[other], lanes[lane].thread.clock[other]);
+    ThreadContext& thread = lanes[lane].thread;
+    ++thread.clock[lane];
+    for (unsigned other = 0; other < kWarpSize; ++other) joined[other] = std::max(joined[other], thread.clock[other]);
+    acquired = acquired || !thread.acquired.empty() || !thread.other_blocks.empty();
   }
   for (unsigned lane = 0; lane < kWarpSize; ++lane)
     if (mask >> lane & 1u) std::copy(joined, joined + kWarpSize, lanes[lane].thread.clock);
+  if (!acquired) return;
+  std::vector<std::uint32_t> in_block;
+  detail::Knowledge other_blocks;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    if (!(mask >> lane & 1u)) continue;
+    const ThreadContext& thread = lanes[lane].thread;
+    if (in_block.size() < thread.acquired.size()) in_block.resize(thread.acquired.size(), 0);
+    for (std::size_t t = 0; t < thread.acquired.size(); ++t) in_block[t] = std::max(in_block[t], thread.acquired[t]);
+    other_blocks.learn(thread.other_blocks);
+  }
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    if (!(mask >> lane & 1u)) continue;
+    ThreadContext& thread = lanes[lane].thread;
+    if (!in_block.empty()) thread.acquired = in_block;
+    thread.other_blocks.learn(other_blocks);
+  }
 }
 
 // Releases every warp-level call whose lanes have all arrived; fails, naming
@@ -417,8 +437,8 @@ void note_spin_read(ThreadContext& thread, std::uintptr_t address) {
   }
 }
 
-void switch_point() {
-  if (!this_block || !this_block->running || !((*this_block->engine)() & 1)) return;
+void switch_point(bool always) {
+  if (!this_block || !this_block->running || (!always && !((*this_block->engine)() & 1))) return;
   Fiber& self = *this_block->running;
   // Reading the same address again and again is a spin-wait, whichever way
   // it comes to yield.

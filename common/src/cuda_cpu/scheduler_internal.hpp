@@ -30,10 +30,10 @@ void note_spin_read(ThreadContext& thread, std::uintptr_t address);
 
 // A volatile or atomic access is a point where, on a GPU, another thread may
 // act between this thread's read and its write: the scheduler lets the
-// block's other threads run here, in an order drawn per launch, so that an
-// update made of a volatile read and a volatile write loses updates here as
-// it would there.
-void switch_point();
+// block's other threads run here, in an order drawn per launch (`always`:
+// whatever the draw), so that an update made of a volatile read and a
+// volatile write loses updates here as it would there.
+void switch_point(bool always);
 
 // An atomic update that left the value as it was: no store happened (it was
 // counted as one, and released nothing new), it read the value (acquiring),

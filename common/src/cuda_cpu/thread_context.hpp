@@ -39,6 +39,7 @@ struct alignas(64) ThreadContext {
   // A spin-wait: repeated atomic or volatile reads of one address.
   std::uintptr_t spin_address = 0;
   unsigned spin_reads = 0;
+  std::uintptr_t relaxed_read = 0;  // the word of its last volatile access, when a read
   // Its last fence (memory_checker.cpp, synchronisation): its accesses below
   // this tick are what a later atomic or volatile write releases (0: none),
   // to its block only (__threadfence_block) or to every block

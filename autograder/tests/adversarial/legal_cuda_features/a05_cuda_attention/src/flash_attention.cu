@@ -46,8 +46,9 @@ __global__ void flash_forward(const float* q, const float* k, const float* v, fl
   float* q_tile = shared;                             // kBlockRows × (d + 1)
   float* k_tile = q_tile + kBlockRows * q_stride(d);  // kBlockCols × d
   float* v_tile = k_tile + kBlockCols * d;            // kBlockCols × dv
-  // A barrier made of an atomic counter, legal under independent thread
-  // scheduling: every thread's Q-tile load is ordered before everyone's reads.
+  // A barrier made of a fence and an atomic counter, legal under independent
+  // thread scheduling: every thread's Q-tile load is ordered before everyone's
+  // reads.
   __shared__ unsigned arrived;
   if (threadIdx.x == 0) arrived = 0;
   __syncthreads();
@@ -65,6 +66,7 @@ __global__ void flash_forward(const float* q, const float* k, const float* v, fl
     q_tile[r * q_stride(d) + c] = row0 + r < n ? q_rows[static_cast<long long>(row0 + r) * d + c] : 0.0f;
   }
 
+  __threadfence_block();  // the loads above are published by the atomic below
   atomicAdd(&arrived, 1u);
   while (atomicAdd(&arrived, 0u) < blockDim.x) {
   }
