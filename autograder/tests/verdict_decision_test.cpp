@@ -2,6 +2,8 @@
 // both processes ended: only the verdict process can make a pass.
 #include "verdict/verdict_decision.hpp"
 
+#include "run/leaderboard_run.hpp"
+
 #include <gtest/gtest.h>
 
 namespace rooflab {
@@ -82,6 +84,26 @@ TEST(VerdictDecision, LeaderboardSecondsOnlyFromAPass) {
   EXPECT_FALSE(decide_outcome("Suite.Test", timed("\"0.0125\""), exited(1), exited(0), 10).measured_s);
   for (const char* bad : {"\"0\"", "\"-1\"", "\"inf\"", "\"nan\"", "\"12ms\"", "\"\"", "0.5"})
     EXPECT_FALSE(decide_outcome("Suite.Test", timed(bad), exited(0), exited(0), 10).measured_s) << bad;
+}
+
+}  // namespace
+}  // namespace rooflab
+
+namespace rooflab {
+namespace {
+
+// A reference leaderboard run that recorded no time says why, on one line.
+TEST(LeaderboardNote, AFailedReferenceRunSaysWhy) {
+  TestOutcome ran;
+  ran.status = TestStatus::failed;
+  ran.message = "leaderboard_test.cpp:40\nValue of: matches\n  Actual: false\n\ncall 2: a wrong answer\nfifth\nsixth\n"
+                "seventh";
+  EXPECT_EQ(reference_failure_note(ran),
+            "the reference's run failed on this machine: leaderboard_test.cpp:40 | Value of: matches |   Actual: "
+            "false | call 2: a wrong answer | fifth | sixth …");
+  ran.status = TestStatus::timed_out;
+  ran.message.clear();
+  EXPECT_EQ(reference_failure_note(ran), "the reference's run timed out on this machine");
 }
 
 }  // namespace

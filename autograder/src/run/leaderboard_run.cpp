@@ -9,6 +9,24 @@
 namespace rooflab {
 namespace fs = std::filesystem;
 
+namespace {
+// The first `count` lines of a test's message on one line, as a note quotes it.
+std::string first_lines(const std::string& message, std::size_t count) {
+  std::string excerpt;
+  std::size_t lines = 0, start = 0;
+  while (start < message.size() && lines < count) {
+    std::size_t end = message.find('\n', start);
+    if (end == std::string::npos) end = message.size();
+    if (end > start) {
+      excerpt += (excerpt.empty() ? "" : " | ") + message.substr(start, end - start);
+      ++lines;
+    }
+    start = end + 1;
+  }
+  return start < message.size() ? excerpt + " …" : excerpt;
+}
+}  // namespace
+
 std::optional<GradedBinaries> reference_worker(const Grading& grading, const AssignmentInfo& info,
                                                const GradedBinaries& submission, std::string& why_not) {
   GradedBinaries reference = submission;
@@ -53,7 +71,7 @@ LeaderboardResult run_leaderboard(const Grading& grading, const GradedBinaries& 
       if (ran.measured_s)
         keep_best(result.reference_s, *ran.measured_s);
       else if (result.note.empty())  // the reference is right: a failure is this machine's (overloaded, too slow)
-        result.note = std::string("the reference's run ") + to_string(ran.status) + " on this machine";
+        result.note = reference_failure_note(ran);
     }
     GradedBinaries binaries = submission;
     binaries.seed = submission.seed + static_cast<std::uint64_t>(round);
@@ -73,6 +91,11 @@ LeaderboardResult run_leaderboard(const Grading& grading, const GradedBinaries& 
   }
   if (result.reference_s) result.note.clear();  // one reference run was enough
   return result;
+}
+
+std::string reference_failure_note(const TestOutcome& ran) {
+  return std::string("the reference's run ") + to_string(ran.status) + " on this machine" +
+         (ran.message.empty() ? std::string() : ": " + first_lines(ran.message, 6));
 }
 
 }  // namespace rooflab

@@ -32,4 +32,10 @@ LeaderboardResult run_leaderboard(const Grading& grading, const GradedBinaries& 
                                   const std::optional<GradedBinaries>& reference, const RubricLeaderboard& leaderboard,
                                   const TestLimits& limits, const std::filesystem::path& scratch, int rounds = 2);
 
+// What the report says of a reference run that recorded no time: how it ended
+// and, on one line, the first lines of why ("the reference's run failed on
+// this machine: …"), so that a grader can tell an overloaded machine from a
+// broken reference build.
+std::string reference_failure_note(const TestOutcome& ran);
+
 }  // namespace rooflab
