@@ -39,6 +39,7 @@
 #include "os/process.hpp"
 #include "os/sandbox.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
@@ -46,7 +47,7 @@ namespace fs = std::filesystem;
 
 const fs::path kSource = ROOFLAB_SOURCE_DIR;
 const fs::path kAttacks = kSource / "autograder" / "tests" / "adversarial";
-const fs::path kScratch = fs::temp_directory_path() / ("rooflab-adversarial-" + std::to_string(::getpid()));
+const fs::path kScratch = rooflab::testing::program_temp_folder("adversarial");
 
 nlohmann::json expectations() { return nlohmann::json::parse(text::read_file(kAttacks / "expected.json")); }
 

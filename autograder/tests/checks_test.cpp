@@ -6,14 +6,18 @@
 #include <optional>
 
 #include "os/process.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 #include "text/text.hpp"
 
 namespace rooflab {
 namespace {
 
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("checks-test");
+
 std::vector<std::string> check(const std::string& source) {
   const auto path =
-      std::filesystem::temp_directory_path() / ("rooflab-checks-test-" + std::to_string(::getpid()) + ".cpp");
+      kTemp / "checks-test.cpp";
   text::write_file(path, source);
   return check_source(path, "a01/src/x.cpp");
 }
@@ -127,7 +131,7 @@ TEST(Checks, RelocationsBelongToTheFunctionAboveThem) {
 // nvcc's registration code calls atexit in every object it compiles: a CUDA
 // submission must pass the symbol check, and a student's own atexit must not.
 std::optional<std::filesystem::path> compile_cuda(const std::string& name, const std::string& source) {
-  const auto dir = std::filesystem::temp_directory_path() / ("rooflab-checks-cuda-" + std::to_string(::getpid()));
+  const auto dir = (kTemp / "checks-cuda");
   text::write_file(dir / (name + ".cu"), source);
   const std::filesystem::path object = dir / (name + ".cu.o");
   const ProcessResult compiled = run_process({"nvcc", "-c", (dir / (name + ".cu")).string(), "-o", object.string()},
@@ -137,16 +141,16 @@ std::optional<std::filesystem::path> compile_cuda(const std::string& name, const
 }
 
 std::string run_tool(const std::vector<std::string>& argv) {
-  const auto log = std::filesystem::temp_directory_path() / ("rooflab-checks-tool-" + std::to_string(::getpid()));
-  const ProcessResult ran = run_process(argv, std::filesystem::temp_directory_path(), log, ProcessLimits::timeout(60));
+  const auto log = (kTemp / "checks-tool");
+  const ProcessResult ran = run_process(argv, kTemp, log, ProcessLimits::timeout(60));
   if (!ran.succeeded()) throw std::runtime_error(argv[0] + " failed: " + ran.output);
   return ran.output;
 }
 
 TEST(Checks, NvccObjectsPassAndTheirOwnExitCallsDoNot) {
   const auto version_log =
-      std::filesystem::temp_directory_path() / ("rooflab-nvcc-version-" + std::to_string(::getpid()) + ".log");
-  if (run_process({"nvcc", "--version"}, std::filesystem::temp_directory_path(), version_log,
+      kTemp / "nvcc-version.log";
+  if (run_process({"nvcc", "--version"}, kTemp, version_log,
                   ProcessLimits::timeout(60))
           .exit_code != 0)
     GTEST_SKIP() << "nvcc is not on PATH: the CUDA toolkit is needed to compile a .cu student file";
@@ -173,7 +177,7 @@ void install() { std::atexit(cleanup); noop<<<1, 1>>>(); }
 // A lab's CUDA file compiled for the CPU runtime (its kernel calls a function
 // of another student file, its host code calls another) beside that file.
 TEST(Checks, KernelCodeCallingALabsUncheckedFileIsRefusedAndHostCodeMayCallIt) {
-  const auto dir = std::filesystem::temp_directory_path() / ("rooflab-checks-twin-" + std::to_string(::getpid()));
+  const auto dir = (kTemp / "checks-twin");
   std::filesystem::create_directories(dir / "lab.dir" / "cuda_on_cpu" / "src");
   std::filesystem::create_directories(dir / "lab.dir" / "src");
   text::write_file(dir / "k.cu.cpp", R"(#include "rooflab/cuda_cpu.hpp"

@@ -8,15 +8,19 @@
 
 #include "class/grade_all.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
 
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("grading-side-test");
+
 class ClassGradingSide : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rooflab-grading-side-test-" + std::to_string(::getpid()));
+    dir_ = (kTemp / "grading-side-test");
     fs::remove_all(dir_);
     nlohmann::json assignments = nlohmann::json::array();
     for (const char* name : {"a01", "a02"}) {

@@ -11,9 +11,13 @@
 
 #include "class/grade_all_reports.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab::class_grading {
 namespace {
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("class-leaderboard-test");
 
 nlohmann::json results_with(nlohmann::json leaderboard) {
   return {{"score", 10}, {"tests", nlohmann::json::array()}, {"leaderboard", std::move(leaderboard)}};
@@ -59,7 +63,7 @@ TEST(ClassLeaderboard, RanksEachMetricBestFirstWithTiesSharingARank) {
 
 TEST(ClassLeaderboard, WrittenFromTheReportsOfGradingsThatDidNotFail) {
   const std::filesystem::path out =
-      std::filesystem::temp_directory_path() / ("rooflab_class_leaderboard_test-" + std::to_string(::getpid()));
+      (kTemp / "class_leaderboard_test");
   std::filesystem::remove_all(out);
   const auto report = [&](const std::string& student, double speed) {
     std::filesystem::create_directories(out / student / "report");

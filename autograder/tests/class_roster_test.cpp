@@ -7,15 +7,19 @@
 #include <unistd.h>
 
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
 
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("roster-test");
+
 class ClassRoster : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rooflab-roster-test-" + std::to_string(::getpid()));
+    dir_ = (kTemp / "roster-test");
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "work");
   }

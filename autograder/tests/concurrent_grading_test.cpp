@@ -22,6 +22,7 @@
 #include "grading_harness.hpp"
 #include "os/process.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
@@ -29,7 +30,7 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 const fs::path kSource = ROOFLAB_SOURCE_DIR;
-const fs::path kScratch = fs::temp_directory_path() / ("rooflab-concurrent-" + std::to_string(::getpid()));
+const fs::path kScratch = rooflab::testing::program_temp_folder("concurrent");
 constexpr const char* kForkFailed = "Resource temporarily unavailable";
 
 struct GradingRun {

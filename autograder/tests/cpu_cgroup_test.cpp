@@ -15,12 +15,13 @@
 
 #include "os/step_cgroups.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
 
-const fs::path kScratch = fs::temp_directory_path() / ("rooflab-cpu-test-" + std::to_string(::getpid()));
+const fs::path kScratch = rooflab::testing::program_temp_folder("cpu-test");
 
 TEST(CpuCgroups, SaysWhyThereIsNone) {
   fs::remove_all(kScratch);

@@ -11,9 +11,13 @@
 #include "plots/scaling_plots.hpp"
 #include "report/results.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("curve-plots");
 
 namespace fs = std::filesystem;
 
@@ -29,7 +33,7 @@ const std::string kReference =
     "point,step_time,ms_per_step,1,3.5\npoint,step_time,ms_per_step,2,7\n";
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("rooflab-" + name + "-" + std::to_string(::getpid()));
+  const fs::path dir = (kTemp / name);
   fs::remove_all(dir);
   return dir;
 }

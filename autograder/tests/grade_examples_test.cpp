@@ -13,13 +13,14 @@
 #include "rooflab/backend.hpp"
 #include "score/rubric.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
 
 const fs::path kSource = ROOFLAB_SOURCE_DIR;
-const fs::path kScratch = fs::temp_directory_path() / ("rooflab-integration-" + std::to_string(::getpid()));
+const fs::path kScratch = rooflab::testing::program_temp_folder("integration");
 
 using testing::Graded;
 

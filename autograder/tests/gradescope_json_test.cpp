@@ -11,10 +11,14 @@
 
 #include "report/results.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("gradescope-json");
 
 GradedTest graded(const std::string& name, TestStatus status, double score, double max_score,
                   const std::string& visibility, const std::string& message = "") {
@@ -47,7 +51,7 @@ GradeResult one_assignment(const std::vector<GradedTest>& tests) {
 
 class GradescopeJson : public ::testing::Test {
  protected:
-  fs::path folder = fs::temp_directory_path() / ("rooflab-gradescope-json-" + std::to_string(::getpid()));
+  fs::path folder = (kTemp / "gradescope-json");
   void SetUp() override { fs::create_directories(folder); }
   void TearDown() override { fs::remove_all(folder); }
 

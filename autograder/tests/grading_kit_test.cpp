@@ -14,10 +14,14 @@
 #include "os/process.hpp"
 #include "stage/manifest.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("kit-test");
 
 struct Symbols {
   std::set<std::string> defined;    // strong definitions: T, D, B, R
@@ -37,8 +41,8 @@ Symbols symbols_of(const std::vector<fs::path>& objects) {
   for (const fs::path& object : objects) argv.push_back(object.string());
   ProcessLimits limits = ProcessLimits::timeout(120);
   limits.output_cap_bytes = 64u << 20;
-  const fs::path log = fs::temp_directory_path() / ("rooflab-kit-nm-" + std::to_string(::getpid()) + ".log");
-  const ProcessResult listed = run_process(argv, fs::temp_directory_path(), log, limits);
+  const fs::path log = kTemp / "kit-nm.log";
+  const ProcessResult listed = run_process(argv, kTemp, log, limits);
   fs::remove(log);
   EXPECT_TRUE(listed.succeeded()) << listed.output;
   Symbols symbols;

@@ -9,12 +9,16 @@
 #include <filesystem>
 
 #include "rooflab/kernel_profile.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("kernel-plots");
+
 TEST(KernelPlots, ShowsTheSubmissionsKernelsThatTheReferenceHasBesideIt) {
-  const auto dir = std::filesystem::temp_directory_path() / ("rooflab-kernel-plots-" + std::to_string(::getpid()));
+  const auto dir = (kTemp / "kernel-plots");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string reference =
@@ -38,7 +42,8 @@ TEST(KernelPlots, ShowsTheSubmissionsKernelsThatTheReferenceHasBesideIt) {
 }
 
 TEST(KernelPlots, AProfileWithoutKernelRowsHasNoTable) {
-  const auto dir = std::filesystem::temp_directory_path();
+  const auto dir = kTemp;
+  std::filesystem::create_directories(dir);
   const KernelFigures figures =
       render_kernel_figures("a04", "kernel,x,y,1,1,1,1,1,1,1,1,1,1\n", "method,seq_len,seconds\n", dir, dir);
   EXPECT_TRUE(figures.table.empty());

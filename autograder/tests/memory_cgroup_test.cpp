@@ -7,12 +7,13 @@
 
 #include "os/sandbox.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
 
-const fs::path kScratch = fs::temp_directory_path() / ("rooflab-cgroup-test-" + std::to_string(::getpid()));
+const fs::path kScratch = rooflab::testing::program_temp_folder("cgroup-test");
 
 // A fake /proc/self/mounts, /proc/self/cgroup and cgroupfs under kScratch.
 struct FakeMachine {

@@ -4,20 +4,24 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("process-test");
+
 // ctest runs these tests as parallel processes: each needs its own log file, or one
 // test's O_TRUNC empties another's output mid-run.
 std::filesystem::path scratch_log() {
-  const auto* test = testing::UnitTest::GetInstance()->current_test_info();
-  return std::filesystem::temp_directory_path() / ("rooflab-process-test-" + std::to_string(::getpid())) /
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return kTemp /
          (std::string(test->name()) + ".log");
 }
 
 ProcessResult sh(const std::string& script, double timeout_s = 5) {
-  return run_process({"/bin/sh", "-c", script}, std::filesystem::temp_directory_path(), scratch_log(),
+  return run_process({"/bin/sh", "-c", script}, kTemp, scratch_log(),
                      ProcessLimits::timeout(timeout_s));
 }
 
@@ -36,6 +40,31 @@ TEST(Process, TimeoutKillsTheWholeGroup) {
   EXPECT_NE(result.describe(0.5).find("timed out after 0.5 s"), std::string::npos);
 }
 
+// A CPU-time limit (where the grading has no cpu cgroups): a loop that computes
+// meets it, and says so; one that sleeps meets the wall-clock backstop, and
+// says that instead. CPU time is what the process used, not what passed.
+TEST(Process, ACpuTimeLimitStopsALoopAndTheWallClockBackstopASleep) {
+  ProcessLimits limits = ProcessLimits::timeout(20);
+  limits.cpu_s = 1;
+  const ProcessResult loop = run_process({"/bin/sh", "-c", "while :; do :; done"}, kTemp, scratch_log(), limits);
+  EXPECT_TRUE(loop.timed_out);
+  EXPECT_TRUE(loop.over_cpu);
+  EXPECT_GT(loop.cpu_s, 0.5);  // the kernel stops it at 1 s of its own accounting
+  EXPECT_NE(loop.describe(20).find("s of CPU time, more than its limit of 1 s"), std::string::npos)
+      << loop.describe(20);
+  limits.timeout_s = 0.5;
+  const ProcessResult sleep = run_process({"/bin/sh", "-c", "sleep 30"}, kTemp, scratch_log(), limits);
+  EXPECT_TRUE(sleep.timed_out);
+  EXPECT_FALSE(sleep.over_cpu);
+  EXPECT_LT(sleep.cpu_s, 0.5);
+  EXPECT_NE(sleep.describe(0.5).find("did not finish within the wall-clock backstop of 0.5 s"), std::string::npos)
+      << sleep.describe(0.5);
+  const ProcessResult quick = run_process({"/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"}, kTemp,
+                                          scratch_log(), ProcessLimits::timeout(20));
+  EXPECT_TRUE(quick.succeeded());
+  EXPECT_GT(quick.cpu_s, 0.0) << "a process's CPU time is measured";
+}
+
 TEST(Process, SignalIsReported) {
   const ProcessResult result = sh("kill -SEGV $$");
   EXPECT_TRUE(result.signaled);
@@ -46,7 +75,7 @@ TEST(Process, OutputIsCapped) {
   ProcessLimits limits = ProcessLimits::timeout(5);
   limits.output_cap_bytes = 1000;
   const ProcessResult result = run_process({"/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x"},
-                                           std::filesystem::temp_directory_path(), scratch_log(), limits);
+                                           kTemp, scratch_log(), limits);
   EXPECT_LT(result.output.size(), 1100u);
   EXPECT_NE(result.output.find("more bytes cut"), std::string::npos);
 }
@@ -57,7 +86,7 @@ TEST(Process, AddressSpaceLimitStopsAHog) {
   // python3 is not guaranteed; a shell building a huge string hits the limit too.
   const ProcessResult result =
       run_process({"/bin/sh", "-c", "x=$(head -c 200000000 /dev/zero | tr '\\0' x); echo ${#x}"},
-                  std::filesystem::temp_directory_path(), scratch_log(), limits);
+                  kTemp, scratch_log(), limits);
   EXPECT_FALSE(result.succeeded() && result.output.find("200000000") != std::string::npos);
 }
 
@@ -68,7 +97,7 @@ TEST(Process, GivenEnvironmentReplacesTheInheritedEntry) {
   SpawnOptions options;
   options.env = {"ROOFLAB_PROCESS_TEST_VALUE=given"};
   const ProcessResult result =
-      run_process({"/bin/sh", "-c", "env | grep ^ROOFLAB_PROCESS_TEST_ | sort"}, std::filesystem::temp_directory_path(),
+      run_process({"/bin/sh", "-c", "env | grep ^ROOFLAB_PROCESS_TEST_ | sort"}, kTemp,
                   scratch_log(), ProcessLimits::timeout(5), options);
   EXPECT_EQ(result.output, "ROOFLAB_PROCESS_TEST_KEPT=kept\nROOFLAB_PROCESS_TEST_VALUE=given\n");
 }

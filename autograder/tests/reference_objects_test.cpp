@@ -8,14 +8,18 @@
 #include "build/checks.hpp"
 #include "os/process.hpp"
 #include "stage/manifest.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
 
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("reference-objects");
+
 TEST(ReferenceObjects, PassTheSymbolChecksNvccTwinsIncluded) {
   const Manifest manifest = Manifest::load(ROOFLAB_MANIFEST);
-  const fs::path scratch = fs::temp_directory_path() / ("rooflab-reference-objects-" + std::to_string(::getpid()));
+  const fs::path scratch = (kTemp / "reference-objects");
   fs::create_directories(scratch);
   const ToolRunner run = [&](const std::vector<std::string>& argv) {
     const ProcessResult ran = run_process(argv, scratch, scratch / "tool.log", ProcessLimits::timeout(120));

@@ -2,6 +2,7 @@
 
 #include "release/classroom_workflow.hpp"
 #include "release/include_pruning.hpp"
+#include "release/student_readme.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +10,13 @@
 #include <regex>
 
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab::release {
 namespace {
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("release-test");
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -93,7 +98,7 @@ TEST(Release, FilesWithoutMarkersAreCopiedVerbatim) {
 // them, while a file of the same name elsewhere is released as usual.
 TEST(Release, LeavesEachAssignmentsGradingAndLiterateFoldersOut) {
   namespace fs = std::filesystem;
-  const fs::path solutions = fs::temp_directory_path() / ("rooflab-release-" + std::to_string(::getpid()));
+  const fs::path solutions = (kTemp / "release");
   fs::remove_all(solutions);
   for (const char* file : {"a01/src/f.cpp", "a01/grading/rubric.toml", "a01/grading/tests/hidden_test.cpp",
                            "a01/literate/doc_numbers.cpp", "a01/docs/grading/notes.md"}) {
@@ -252,6 +257,31 @@ TEST(ClassroomWorkflow, FeedbackOnlyGradersAreWorthNothing) {
                                               {.feedback_only = true});
   EXPECT_TRUE(contains(yaml, "max-score: 0\n")) << yaml;
   EXPECT_FALSE(contains(yaml, "max-score: 8\n")) << yaml;
+}
+
+// A repository exported for some labs: the README's tested commands run the
+// first of them, its table lists them alone, and a01 is named nowhere else.
+TEST(StudentReadme, StartsWithTheFirstExportedLab) {
+  const std::string readme =
+      "Clone it. <!-- graded labs -->\n\n<!-- commands: run by the course's tests, in this order -->\n```bash\n"
+      "./lab build                          # builds\n./lab test a01_roofline              # a01's tests\n"
+      "./lab analyze --model gpt2-xl\n```\n\ndocker run x ./lab test a01_roofline\n\n| lab | what |\n|---|---|\n"
+      "| [a01_roofline](assignments/a01_roofline/README.md) | roofline |\n"
+      "| [a05_cuda_attention](assignments/a05_cuda_attention/README.md) | kernels |\n"
+      "| [a06_kv_cache_decode](assignments/a06_kv_cache_decode/README.md) | decode |\n";
+  const std::string written = readme_for_labs(readme, {{"a05_cuda_attention", true, true}});
+  EXPECT_TRUE(contains(written,
+                       "```bash\n./lab build                          # installs missing packages, builds your code and "
+                       "the public tests\n./lab test a05_cuda_attention        # a05's public tests"))
+      << written;
+  EXPECT_TRUE(contains(written, "./lab example a05_cuda_attention     # a05's worked examples")) << written;
+  EXPECT_TRUE(contains(written, "./lab profile a05_cuda_attention     # a05's profile")) << written;
+  EXPECT_FALSE(contains(written, "analyze")) << written;
+  EXPECT_FALSE(contains(written, "a01")) << written;
+  EXPECT_FALSE(contains(written, "a06")) << written;
+  EXPECT_TRUE(contains(written, "docker run x ./lab test a05_cuda_attention\n")) << written;
+  EXPECT_TRUE(contains(written, "| [a05_cuda_attention](assignments/a05_cuda_attention/README.md) | kernels |\n"))
+      << written;
 }
 
 }  // namespace

@@ -11,10 +11,14 @@
 #include "score/rubric.hpp"
 #include "stage/manifest.hpp"
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("rubric-policy");
 
 std::vector<Rubric::TestTraits> traits_of(const fs::path& binary, const fs::path& scratch) {
   const fs::path report = scratch / (binary.filename().string() + ".json");
@@ -34,7 +38,7 @@ std::vector<Rubric::TestTraits> traits_of(const fs::path& binary, const fs::path
 
 TEST(RubricPolicy, EveryValidationAndPublicTestIsGated) {
   const Manifest manifest = Manifest::load(ROOFLAB_MANIFEST);
-  const fs::path scratch = fs::temp_directory_path() / ("rooflab-rubric-policy-" + std::to_string(::getpid()));
+  const fs::path scratch = (kTemp / "rubric-policy");
   fs::create_directories(scratch);
   for (const AssignmentInfo& info : manifest.assignments) {
     SCOPED_TRACE(info.name);

@@ -4,13 +4,17 @@
 #include <unistd.h>
 
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
 
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("rubric-test");
+
 std::filesystem::path write_rubric(const std::string& name, const std::string& contents) {
   // A folder of this process's own: a test run beside this one writes its own.
-  const auto path = std::filesystem::temp_directory_path() / ("rooflab-rubric-test-" + std::to_string(::getpid())) /
+  const auto path = (kTemp / "rubric-test") /
                     ("rooflab-rubric-test-" + name + ".toml");
   text::write_file(path, contents);
   return path;

@@ -8,16 +8,20 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("sandbox-test");
 
 namespace fs = std::filesystem;
 
 // ctest runs these tests as parallel processes: each writes its own log, or
 // one test would read the other's output.
 ProcessResult print_environment(const Sandbox& sandbox, const SandboxView& view) {
-  const fs::path scratch = fs::temp_directory_path() / ("rooflab-sandbox-test-" + std::to_string(::getpid()));
+  const fs::path scratch = (kTemp / "sandbox-test");
   sandbox.hand_over(scratch);
   const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
   return sandbox.run({"/bin/sh", "-c", "env | grep -E '^(OMP_|ROOFLAB_SANDBOX_TEST)' | sort"}, view, scratch,
@@ -51,7 +55,7 @@ TEST(Sandbox, ClearsTheGradersEnvironmentWhereIsolated) {
 TEST(Sandbox, OnlyItsSizedTmpIsWritable) {
   const Sandbox sandbox(SandboxMode::automatic);
   if (!sandbox.isolated()) GTEST_SKIP() << "bubblewrap cannot run here: " << sandbox.weakness();
-  const fs::path scratch = fs::temp_directory_path() / ("rooflab-sandbox-test-" + std::to_string(::getpid()));
+  const fs::path scratch = (kTemp / "sandbox-test");
   sandbox.hand_over(scratch);
   SandboxView view;
   view.tmp_bytes = std::uint64_t{1} << 20;

@@ -5,9 +5,13 @@
 #include <filesystem>
 
 #include "text/text.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("plots-test");
 
 TEST(ScalingPlots, ParsesRowsAndKeepsOtherLinesAsMessages) {
   std::vector<std::string> messages;
@@ -33,7 +37,7 @@ TEST(ScalingPlots, RefusesRowsThatCouldReachTheGnuplotScript) {
 }
 
 TEST(ScalingPlots, WritesOnlyMethodsTheReferenceKnows) {
-  const auto dir = std::filesystem::temp_directory_path() / ("rooflab-plots-" + std::to_string(::getpid()));
+  const auto dir = (kTemp / "plots");
   std::filesystem::remove_all(dir);
   const std::vector<ProfileRow> reference{{"flash", 128, 0.1, 100, 90}, {"flash", 256, 0.2, 200, 180}};
   const std::vector<ProfileRow> submission{{"flash", 128, 0.3, 400, 0}, {"other", 128, 1, 1, 1}};
@@ -64,7 +68,7 @@ TEST(ScalingPlots, BytesReadAddAThroughputFigure) {
   EXPECT_EQ(rows[0].bytes_read, 6e6);
   EXPECT_EQ(messages.size(), 1u);
 
-  const auto dir = std::filesystem::temp_directory_path() / ("rooflab-throughput-" + std::to_string(::getpid()));
+  const auto dir = (kTemp / "throughput");
   std::filesystem::remove_all(dir);
   const std::vector<ProfileRow> reference{{"contiguous", 1024, 0.001, 4096, 0, 6e6},
                                           {"contiguous", 2048, 0.002, 4096, 0, 12e6}};

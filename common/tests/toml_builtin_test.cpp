@@ -11,9 +11,13 @@
 
 #include "readers.hpp"
 #include "rooflab/toml_document.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab::toml {
 namespace {
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("toml-test");
 
 Value read(const std::string& text) { return builtin::parse(text, "test.toml"); }
 
@@ -232,7 +236,8 @@ TEST(TomlBuiltin, BadKeysAndHeadersNameTheirLine) {
 }
 
 TEST(TomlBuiltin, FilesAreReadAndMissingOnesNamed) {
-  const auto path = std::filesystem::temp_directory_path() / "rooflab-toml-builtin-test.toml";
+  const auto path = kTemp / "builtin-test.toml";
+  std::filesystem::create_directories(kTemp);
   std::ofstream(path) << "x = 1\ny = [\n";
   try {
     parse_file(path);

@@ -21,7 +21,7 @@ std::filesystem::path default_out(const std::filesystem::path& submission) {
 
 struct GradeFlags {
   GradeOptions options;
-  bool require_sandbox = false, no_sandbox = false, no_plots = false;
+  bool require_sandbox = false, no_sandbox = false, no_plots = false, no_cpu_cgroups = false;
   std::uint64_t seed = 0;
   CLI::Option* seed_option = nullptr;
 };
@@ -56,6 +56,9 @@ void add_grade(CLI::App& app, int& exit_code) {
   flags->seed_option = command->add_option("--seed", flags->seed, "seed of the hidden tests' inputs (default: random)");
   command->add_flag("--no-plots", flags->no_plots,
                     "Skip the profiles' scaling runs and figures (informational, never scored): a quicker grading");
+  command->add_flag("--no-cpu-cgroups", flags->no_cpu_cgroups,
+                    "Give the steps no cpu cgroups, as on a machine where the grader cannot create them: each "
+                    "test's time limit then counts its processes' CPU time, with a wall-clock backstop");
   command->callback([flags, &exit_code] {
     GradeOptions options = flags->options;
     if (options.out.empty()) options.out = default_out(options.submission);
@@ -63,6 +66,7 @@ void add_grade(CLI::App& app, int& exit_code) {
     if (flags->no_sandbox) options.sandbox = SandboxMode::off;
     if (*flags->seed_option) options.seed = flags->seed;
     options.plots = !flags->no_plots;
+    options.cpu_cgroups = !flags->no_cpu_cgroups;
     const GradeResult result = run_grade(options);
     print_summary(result, std::cout);
     std::cout << "report: " << (options.out / "report.md").string() << "\n";

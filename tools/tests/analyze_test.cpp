@@ -8,9 +8,13 @@
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
 #include "analysis.hpp"
 #include "model_file.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab::analyze {
 namespace {
+
+// This program's temp folder, removed after its last test.
+const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("analyze-test");
 namespace fs = std::filesystem;
 namespace a02 = a02_transformer_costs;
 
@@ -44,7 +48,8 @@ TEST(ModelFiles, Gpt2XlFileIsTheLabsModel) {
 // gpt2-xl.toml with one line replaced (or dropped when `line` is empty).
 fs::path edited_model(const std::string& key, const std::string& line) {
   std::ifstream in(kModels / "gpt2-xl.toml");
-  const fs::path path = fs::temp_directory_path() / ("rooflab-model-" + std::to_string(::getpid()) + ".toml");
+  const fs::path path = kTemp / "model.toml";
+  std::filesystem::create_directories(kTemp);
   std::ofstream out(path);
   for (std::string text; std::getline(in, text);) {
     if (text.rfind(key + " =", 0) == 0) {

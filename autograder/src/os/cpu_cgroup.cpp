@@ -24,6 +24,12 @@ CpuCgroups CpuCgroups::probe(const std::string& name, const MemoryCgroups& memor
   return cgroups;
 }
 
+CpuCgroups CpuCgroups::none(const std::string& why) {
+  CpuCgroups cgroups;
+  cgroups.give_up(why);
+  return cgroups;
+}
+
 std::unique_ptr<ControllerCgroup> CpuCgroups::create(const std::string& step, const MemoryCgroup* memory,
                                                      const PidsCgroup* pids) const {
   fs::path host_step;

@@ -33,6 +33,8 @@ class CpuCgroups : public ControllerCgroups {
                           const std::filesystem::path& mounts = "/proc/self/mounts",
                           const std::filesystem::path& self = "/proc/self/cgroup");
   CpuCgroups() = default;
+  // None, and why (a grading told not to use them).
+  static CpuCgroups none(const std::string& why);
 
   // The step's cpu cgroup; `memory` and `pids` are its other cgroups, of
   // which the v2 one is this one where shares_host(). Throws

@@ -48,7 +48,7 @@ void set_limit(int resource, std::uint64_t value) {
   if (limits.max_processes) set_limit(RLIMIT_NPROC, *limits.max_processes);
   if (limits.open_files) set_limit(RLIMIT_NOFILE, *limits.open_files);
   set_limit(RLIMIT_CORE, 0);
-  const auto cpu_s = static_cast<rlim_t>(limits.timeout_s) + 2;
+  const auto cpu_s = limits.cpu_s ? static_cast<rlim_t>(*limits.cpu_s + 0.999) : static_cast<rlim_t>(limits.timeout_s) + 2;
   const rlimit cpu{cpu_s, cpu_s + 1};
   ::setrlimit(RLIMIT_CPU, &cpu);
   if (options.run_as) {
@@ -62,13 +62,28 @@ void set_limit(int resource, std::uint64_t value) {
 
 }  // namespace
 
+namespace {
+// "5", "2.5", "0.25": seconds as a person writes them.
+std::string seconds_text(double seconds) {
+  std::string text = std::to_string(seconds);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text;
+}
+}  // namespace
+
 std::string ProcessResult::describe(double timeout_s) const {
-  if (timed_out) {
-    std::string seconds = std::to_string(timeout_s);
-    seconds.erase(seconds.find_last_not_of('0') + 1);
-    if (!seconds.empty() && seconds.back() == '.') seconds.pop_back();
-    return "timed out after " + seconds + " s (infinite loop?)";
+  if (timed_out && over_cpu && cpu_limit_s) {
+    char used[32];
+    std::snprintf(used, sizeof used, "%.1f", cpu_s);
+    return "used " + std::string(used) + " s of CPU time, more than its limit of " + seconds_text(*cpu_limit_s) +
+           " s (infinite loop?)";
   }
+  if (timed_out && cpu_limit_s)
+    return "did not finish within the wall-clock backstop of " + seconds_text(timeout_s) + " s, having used " +
+           seconds_text(static_cast<double>(static_cast<long long>(cpu_s * 10)) / 10) + " of its " +
+           seconds_text(*cpu_limit_s) + " s of CPU time: it waited, slept or deadlocked rather than computed";
+  if (timed_out) return "timed out after " + seconds_text(timeout_s) + " s (infinite loop?)";
   if (signaled) {
     const char* name = sigabbrev_np(signal);
     std::string why = "killed by signal " + std::to_string(signal) + " (SIG" + (name ? name : "?") + ")";
@@ -124,16 +139,18 @@ Child spawn_process(const std::vector<std::string>& argv, const std::filesystem:
 
 ProcessResult wait_process(Child& child) {
   ProcessResult result;
+  result.cpu_limit_s = child.limits.cpu_s;
   int status = 0;
+  rusage usage{};
   const auto deadline = child.start + std::chrono::duration<double>(child.limits.timeout_s);
   auto pause = std::chrono::milliseconds(1);
   while (true) {
-    const pid_t done = ::waitpid(child.pid, &status, WNOHANG);
+    const pid_t done = ::wait4(child.pid, &status, WNOHANG, &usage);
     if (done == child.pid) break;
     if (std::chrono::steady_clock::now() >= deadline) {
       result.timed_out = true;
       ::kill(-child.pid, SIGKILL);
-      ::waitpid(child.pid, &status, 0);
+      ::wait4(child.pid, &status, 0, &usage);
       break;
     }
     std::this_thread::sleep_for(pause);
@@ -141,12 +158,14 @@ ProcessResult wait_process(Child& child) {
   }
   ::kill(-child.pid, SIGKILL);  // reap anything the child left running in its group
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - child.start).count();
+  const auto seconds = [](const timeval& time) { return static_cast<double>(time.tv_sec) + time.tv_usec * 1e-6; };
+  result.cpu_s = seconds(usage.ru_utime) + seconds(usage.ru_stime);
   if (!result.timed_out) {
     if (WIFSIGNALED(status)) {
       result.signaled = true;
       result.signal = WTERMSIG(status);
       // RLIMIT_CPU exceeded is a time-out, not a crash.
-      if (result.signal == SIGXCPU) result.timed_out = true;
+      if (result.signal == SIGXCPU) result.timed_out = result.over_cpu = true;
     } else {
       result.exit_code = WEXITSTATUS(status);
     }

@@ -21,7 +21,10 @@ struct ProcessLimits {
   std::optional<std::uint64_t> file_size_bytes;    // RLIMIT_FSIZE: no file, the log included, grows past it
   std::optional<std::uint64_t> max_processes;      // RLIMIT_NPROC: counts every process of the user, any grading's
   std::optional<std::uint64_t> open_files;         // RLIMIT_NOFILE
-  // RLIMIT_CPU is always set, to the timeout plus 2 s; RLIMIT_CORE always 0.
+  // A limit on the CPU time the process and its threads use (RLIMIT_CPU,
+  // which the kernel enforces); timeout_s is then a wall-clock backstop.
+  // Without it RLIMIT_CPU is the timeout plus 2 s. RLIMIT_CORE is always 0.
+  std::optional<double> cpu_s;
 
   static ProcessLimits timeout(double seconds) {
     ProcessLimits limits;
@@ -43,11 +46,17 @@ struct ProcessResult {
   int signal = 0;      // terminating signal, when signaled
   bool signaled = false;
   bool timed_out = false;
+  // Ran out of its CPU time (RLIMIT_CPU, or a caller's count over several
+  // processes) rather than its wall-clock time; `cpu_limit_s` was the limit.
+  bool over_cpu = false;
+  std::optional<double> cpu_limit_s;
   double wall_s = 0;
+  double cpu_s = 0;    // user and system time of the process and every descendant it waited for
   std::string output;  // stdout and stderr interleaved, capped
 
   bool succeeded() const { return !timed_out && !signaled && exit_code == 0; }
-  // "exit code 1", "killed by signal 11 (SIGSEGV)", "timed out after 10 s" ...
+  // "exit code 1", "killed by signal 11 (SIGSEGV)", "timed out after 10 s",
+  // "used more than 5 s of CPU time" ...
   std::string describe(double timeout_s) const;
 };
 

@@ -1,5 +1,6 @@
 #include "os/sandbox.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <stdexcept>
@@ -112,6 +113,8 @@ void Sandbox::read_exit(ProcessResult& result) const {
   if (isolated_ && !result.signaled && !result.timed_out && result.exit_code > 128) {
     result.signaled = true;
     result.signal = result.exit_code - 128;
+    // RLIMIT_CPU exceeded is a time-out, not a crash (process.cpp, wait_process).
+    if (result.signal == SIGXCPU) result.timed_out = result.over_cpu = true;
   }
 }
 

@@ -183,7 +183,8 @@ void grade_into(GradeResult& result, const GradeOptions& options, const Manifest
   const std::string name = unique_name();
   const MemoryCgroups cgroups = MemoryCgroups::probe(name);
   const PidsCgroups pids = PidsCgroups::probe(name, cgroups);
-  const CpuCgroups cpu = CpuCgroups::probe(name, cgroups, pids, options.jobs);
+  const CpuCgroups cpu = options.cpu_cgroups ? CpuCgroups::probe(name, cgroups, pids, options.jobs)
+                                             : CpuCgroups::none("rooflab grade --no-cpu-cgroups");
   // CUDA is compiled for a submission only where its GPU tests can also run.
   Grading grading{options,
                   manifest,

@@ -23,6 +23,9 @@ struct GradeOptions {
   std::vector<std::string> only;      // grade just these assignments (all when empty)
   std::uint64_t scratch_mb = 4096;    // the cap on the grading's working folder (stage, build, logs)
   bool plots = true;                  // the profiles' scaling runs and figures (informational, never scored)
+  // Where false, no cpu cgroups, as on a machine whose grader cannot create
+  // them: each test's time limit then counts CPU time (run/test_runner.hpp).
+  bool cpu_cgroups = true;
 };
 
 // Grades and writes results.json, report.md and junit.xml into options.out.

@@ -9,6 +9,7 @@
 #include "os/process.hpp"
 #include "release/classroom_workflow.hpp"
 #include "release/leak_check.hpp"
+#include "release/student_readme.hpp"
 #include "score/rubric.hpp"
 #include "stage/manifest.hpp"
 #include "text/text.hpp"
@@ -108,9 +109,18 @@ int export_student(const ExportStudentOptions& options) {
               << " exists and is not an empty folder; choose a new one (nothing was written)\n";
     return 2;
   }
+  // A repository for some labs holds those labs alone (and builds only them).
+  const auto exported = [&](const fs::path& file) {
+    const auto part = file.begin();
+    if (options.assignments.empty() || part == file.end() || *part != "assignments" || std::next(part) == file.end() ||
+        std::next(std::next(part)) == file.end())
+      return true;
+    return std::count(options.assignments.begin(), options.assignments.end(), std::next(part)->string()) > 0;
+  };
   std::vector<std::pair<fs::path, fs::path>> copies;  // from, to (relative to out)
   try {
-    for (const fs::path& file : student_files(options.root)) copies.emplace_back(options.root / file, file);
+    for (const fs::path& file : student_files(options.root))
+      if (exported(file)) copies.emplace_back(options.root / file, file);
   } catch (const std::exception& error) {
     std::cerr << "export-student: " << error.what() << "\n";
     return 2;
@@ -122,6 +132,7 @@ int export_student(const ExportStudentOptions& options) {
 
   // Generated: GitHub Classroom's workflow, from the graded labs' rubrics.
   std::vector<Rubric> rubrics;
+  std::vector<release::ReadmeLab> readme_labs;  // the exported labs, in the course's order
   try {
     std::set<std::string> known;
     for (const AssignmentInfo& info : Manifest::load(options.manifest).assignments) {
@@ -129,6 +140,10 @@ int export_student(const ExportStudentOptions& options) {
       const bool graded = options.assignments.empty() ||
                           std::count(options.assignments.begin(), options.assignments.end(), info.name) > 0;
       if (graded && !info.rubric.empty()) rubrics.push_back(Rubric::load(info.rubric));
+      if (graded) {
+        const fs::path examples = options.root / "assignments" / info.dir / "examples";
+        readme_labs.push_back({info.name, fs::is_directory(examples) && !fs::is_empty(examples), info.has_profile});
+      }
     }
     for (const std::string& name : options.assignments) {
       if (!known.count(name)) {
@@ -172,8 +187,9 @@ int export_student(const ExportStudentOptions& options) {
     if (marker != std::string::npos) {
       text.replace(marker, kGradedLabsMarker.size(),
                    graded_labs_line(rubrics, options.assignments.empty(), options.feedback_only));
-      text::write_file(readme, text);
     }
+    if (!options.assignments.empty() && !readme_labs.empty()) text = release::readme_for_labs(text, readme_labs);
+    text::write_file(readme, text);
   }
   if (options.git && initialise_git(out) != 0) return 1;
   std::cout << "export-student: wrote " << copies.size() + 1 << " files to " << out.string()

@@ -13,10 +13,10 @@ struct ExportStudentOptions {
   std::filesystem::path root;         // the instructor's repository
   std::filesystem::path manifest;     // the reference build's rooflab_manifest.json: the labs and their rubrics
   std::filesystem::path destination;  // a folder that does not exist yet, or an empty one
-  // --assignment: the labs this repository is graded on (GitHub Classroom gives
-  // one repository per assignment). Empty: every lab. The workflow grades only
-  // these; the other labs' stubs stay, because the tools and later labs build
-  // on them, and the README says which labs this repository is for.
+  // --assignment: the labs this repository is for (GitHub Classroom gives
+  // one repository per assignment). Empty: every lab. It holds and builds
+  // these labs alone (the course's tools, which run other labs, then say so),
+  // the workflow grades them, and the README starts with the first of them.
   std::vector<std::string> assignments;
   bool feedback_only = false;  // the workflow's graders are worth 0 (classroom_workflow.hpp)
   bool git = false;            // --git: a git repository with one commit, ready to push as the template

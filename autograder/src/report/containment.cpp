@@ -1,6 +1,7 @@
 #include "report/containment.hpp"
 
 #include "os/sandbox.hpp"
+#include "run/test_runner.hpp"
 #include "text/text.hpp"
 
 namespace rooflab {
@@ -41,8 +42,12 @@ std::vector<std::string> containment(const Grading& grading, const ScratchSpace&
                     std::to_string(grading.cpu.weighs_as()) + " processes, one per test it runs at once.");
   } else {
     lines.push_back("CPU: no cpu cgroup could be created here (" + grading.cpu.why_not() +
-                    "), so the kernel shared the cores between processes: a step with many of them, in this grading "
-                    "or another on this machine, could slow a test's worker toward its time limit.");
+                    "), so the kernel shared the cores between processes, and each test's time limit counted the CPU "
+                    "time of its processes instead of wall-clock time (a test allowed T threads: T times its limit), "
+                    "so that a busy machine made tests slower, never failed them; wall-clock time was a backstop " +
+                    std::to_string(static_cast<int>(kWallBackstop)) + " times the limit, plus " +
+                    std::to_string(static_cast<int>(kWallBackstopSlack_s)) +
+                    " s, for a test that sleeps or deadlocks.");
   }
   if (!grading.sandbox.isolated()) {
     lines.push_back("/tmp: no sandbox, so no private /tmp: student code could write wherever the grader can.");

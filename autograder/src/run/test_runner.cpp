@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -47,6 +48,17 @@ constexpr double kWorkerGrace_s = 2;  // after the verdict ends, to exit on its 
 
 }  // namespace
 
+std::optional<double> TestTime::cpu_budget_s() const {
+  if (!counts_cpu_time) return std::nullopt;
+  return limit_s * std::max(1, threads);
+}
+
+double TestTime::wall_s() const { return counts_cpu_time ? kWallBackstop * limit_s + kWallBackstopSlack_s : limit_s; }
+
+TestTime test_time(const Grading& grading, const TestLimits& limits, int threads) {
+  return {limits.timeout_s, threads, !grading.cpu.available()};
+}
+
 std::vector<std::string> openmp_environment(int threads) {
   return {"OMP_NUM_THREADS=" + std::to_string(threads), "OMP_WAIT_POLICY=passive"};
 }
@@ -72,8 +84,17 @@ TestOutcome run_test(const Grading& grading, const GradedBinaries& binaries, con
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
     throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
 
+  // Where the grading's steps have cpu cgroups, a busy machine still gives
+  // this test its share of the cores, and its limit is wall-clock time. Where
+  // they have none, its limit counts the CPU time its processes use (a busy
+  // machine then makes it take longer, never fail), and wall-clock time is a
+  // backstop several times larger, for a test that sleeps or deadlocks.
+  const TestTime time = test_time(grading, limits, binaries.openmp_threads);
+  const std::optional<double> cpu_budget = time.cpu_budget_s();
+
   // The worker: student code, sandboxed, every rlimit.
-  ProcessLimits worker_limits = ProcessLimits::timeout(limits.timeout_s + kWorkerGrace_s);
+  ProcessLimits worker_limits = ProcessLimits::timeout(time.wall_s() + kWorkerGrace_s);
+  worker_limits.cpu_s = cpu_budget;
   if (!binaries.gpu)  // CUDA reserves far more address space than it uses
     worker_limits.address_space_bytes = budget - tmp_bytes;
   worker_limits.file_size_bytes = kWorkerFileSizeLimit;
@@ -92,7 +113,8 @@ TestOutcome run_test(const Grading& grading, const GradedBinaries& binaries, con
 
   // The verdict: the test's assertions, no student code. It may read the
   // worker's memory as the kernel counts it, never as the worker reports it.
-  ProcessLimits verdict_limits = ProcessLimits::timeout(limits.timeout_s);
+  ProcessLimits verdict_limits = ProcessLimits::timeout(time.wall_s());
+  verdict_limits.cpu_s = cpu_budget;
   verdict_limits.address_space_bytes = static_cast<std::size_t>(budget);
   SpawnOptions verdict_options;
   verdict_options.pass_fd = fds[1];
@@ -109,16 +131,21 @@ TestOutcome run_test(const Grading& grading, const GradedBinaries& binaries, con
   ::close(fds[0]);
   ::close(fds[1]);
 
-  const ProcessResult run = wait_process(verdict);
+  ProcessResult run = wait_process(verdict);
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - worker.start).count();
   worker.limits.timeout_s = run.timed_out ? 0 : std::min(worker.limits.timeout_s, elapsed + kWorkerGrace_s);
   ProcessResult worker_run = wait_process(worker);
   sandbox.read_exit(worker_run);
+  // The test's CPU time is its two processes' together.
+  if (cpu_budget && !run.timed_out && run.cpu_s + worker_run.cpu_s > *cpu_budget) {
+    run.timed_out = run.over_cpu = true;
+    run.cpu_s += worker_run.cpu_s;
+  }
 
   std::optional<std::string> report;
   if (fs::exists(report_path)) report = text::read_file(report_path);
   const bool over_memory = cgroup && cgroup->oom_killed();
-  TestOutcome outcome = decide_outcome(name, report, run, worker_run, limits.timeout_s,
+  TestOutcome outcome = decide_outcome(name, report, run, worker_run, time.wall_s(),
                                        over_memory ? std::optional<double>(limits.memory_limit_mb) : std::nullopt);
   step = {};  // the worker's cgroups go, with anything still in them
   std::error_code ignored;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,24 @@ struct TestLimits {
   double timeout_s = 10;
   double memory_limit_mb = 2048;
 };
+
+// How a test's time limit is kept. Where the grading's steps have cpu cgroups
+// (os/cpu_cgroup.hpp), the cores are shared fairly however busy the machine
+// is, and the limit is wall-clock time. Where they have none, other
+// processes could take the cores, and the limit counts the CPU time of the
+// test's two processes (RLIMIT_CPU each, their sum checked when they end): a
+// test allowed T OpenMP threads gets T times the limit. Wall-clock time is then
+// a backstop, kWallBackstop times the limit, that catches a test that sleeps,
+// deadlocks or waits on nothing; the outcome says which limit it met.
+inline constexpr double kWallBackstop = 4, kWallBackstopSlack_s = 10;
+struct TestTime {
+  double limit_s = 10;
+  int threads = 1;
+  bool counts_cpu_time = false;
+  std::optional<double> cpu_budget_s() const;
+  double wall_s() const;
+};
+TestTime test_time(const Grading& grading, const TestLimits& limits, int threads);
 
 // The two processes of a graded test (rooflab/rpc.hpp): the verdict binary of
 // the reference build (tests, no student code) and the submission's worker.
