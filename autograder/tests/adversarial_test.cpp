@@ -38,8 +38,8 @@
 #include "os/memory_cgroup.hpp"
 #include "os/process.hpp"
 #include "os/sandbox.hpp"
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

@@ -65,8 +65,8 @@ void expect_full_marks(const testing::Graded& graded, const std::string& name) {
 TEST(BusyMachine, TheReferenceEarnsFullMarksWithAndWithoutCpuCgroups) {
   const testing::TempFolder folder("busy-machine");
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::vector<std::string> labs{"--assignment", "a01_roofline", "--assignment", "a02_transformer_costs",
-                                      "--no-plots", "--seed", "1"};
+  const std::vector<std::string> labs{
+      "--assignment", "a01_roofline", "--assignment", "a02_transformer_costs", "--no-plots", "--seed", "1"};
   testing::Graded weighted, counted;
   {
     const Spinners spinners(4 * cores, folder.path());

@@ -16,8 +16,7 @@ namespace {
 const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("checks-test");
 
 std::vector<std::string> check(const std::string& source) {
-  const auto path =
-      kTemp / "checks-test.cpp";
+  const auto path = kTemp / "checks-test.cpp";
   text::write_file(path, source);
   return check_source(path, "a01/src/x.cpp");
 }
@@ -148,11 +147,8 @@ std::string run_tool(const std::vector<std::string>& argv) {
 }
 
 TEST(Checks, NvccObjectsPassAndTheirOwnExitCallsDoNot) {
-  const auto version_log =
-      kTemp / "nvcc-version.log";
-  if (run_process({"nvcc", "--version"}, kTemp, version_log,
-                  ProcessLimits::timeout(60))
-          .exit_code != 0)
+  const auto version_log = kTemp / "nvcc-version.log";
+  if (run_process({"nvcc", "--version"}, kTemp, version_log, ProcessLimits::timeout(60)).exit_code != 0)
     GTEST_SKIP() << "nvcc is not on PATH: the CUDA toolkit is needed to compile a .cu student file";
   const auto kernel = compile_cuda("kernel", R"(
 __global__ void scale(float* x, int n) { const int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "class/grade_all.hpp"
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

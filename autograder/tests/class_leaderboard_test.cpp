@@ -10,8 +10,8 @@
 #include <filesystem>
 
 #include "class/grade_all_reports.hpp"
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab::class_grading {
 namespace {
@@ -62,8 +62,7 @@ TEST(ClassLeaderboard, RanksEachMetricBestFirstWithTiesSharingARank) {
 }
 
 TEST(ClassLeaderboard, WrittenFromTheReportsOfGradingsThatDidNotFail) {
-  const std::filesystem::path out =
-      (kTemp / "class_leaderboard_test");
+  const std::filesystem::path out = (kTemp / "class_leaderboard_test");
   std::filesystem::remove_all(out);
   const auto report = [&](const std::string& student, double speed) {
     std::filesystem::create_directories(out / student / "report");

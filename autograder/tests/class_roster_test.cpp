@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

@@ -21,8 +21,8 @@
 
 #include "grading_harness.hpp"
 #include "os/process.hpp"
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

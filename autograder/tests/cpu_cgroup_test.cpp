@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "os/step_cgroups.hpp"
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

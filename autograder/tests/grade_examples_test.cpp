@@ -11,9 +11,9 @@
 #include "grading_harness.hpp"
 #include "os/process.hpp"
 #include "rooflab/backend.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 #include "score/rubric.hpp"
 #include "text/text.hpp"
-#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {

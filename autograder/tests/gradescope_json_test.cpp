@@ -10,8 +10,8 @@
 #include <string>
 
 #include "report/results.hpp"
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

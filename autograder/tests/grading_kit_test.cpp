@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "os/process.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 #include "stage/manifest.hpp"
 #include "text/text.hpp"
-#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "os/sandbox.hpp"
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

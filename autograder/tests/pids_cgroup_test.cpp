@@ -11,8 +11,8 @@
 
 #include "os/sandbox.hpp"
 #include "os/step_cgroups.hpp"
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

@@ -16,13 +16,11 @@ const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("proce
 // test's O_TRUNC empties another's output mid-run.
 std::filesystem::path scratch_log() {
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  return kTemp /
-         (std::string(test->name()) + ".log");
+  return kTemp / (std::string(test->name()) + ".log");
 }
 
 ProcessResult sh(const std::string& script, double timeout_s = 5) {
-  return run_process({"/bin/sh", "-c", script}, kTemp, scratch_log(),
-                     ProcessLimits::timeout(timeout_s));
+  return run_process({"/bin/sh", "-c", script}, kTemp, scratch_log(), ProcessLimits::timeout(timeout_s));
 }
 
 TEST(Process, ExitCodeAndOutput) {
@@ -74,8 +72,8 @@ TEST(Process, SignalIsReported) {
 TEST(Process, OutputIsCapped) {
   ProcessLimits limits = ProcessLimits::timeout(5);
   limits.output_cap_bytes = 1000;
-  const ProcessResult result = run_process({"/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x"},
-                                           kTemp, scratch_log(), limits);
+  const ProcessResult result =
+      run_process({"/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x"}, kTemp, scratch_log(), limits);
   EXPECT_LT(result.output.size(), 1100u);
   EXPECT_NE(result.output.find("more bytes cut"), std::string::npos);
 }
@@ -84,9 +82,8 @@ TEST(Process, AddressSpaceLimitStopsAHog) {
   ProcessLimits limits = ProcessLimits::timeout(10);
   limits.address_space_bytes = 64u << 20;
   // python3 is not guaranteed; a shell building a huge string hits the limit too.
-  const ProcessResult result =
-      run_process({"/bin/sh", "-c", "x=$(head -c 200000000 /dev/zero | tr '\\0' x); echo ${#x}"},
-                  kTemp, scratch_log(), limits);
+  const ProcessResult result = run_process(
+      {"/bin/sh", "-c", "x=$(head -c 200000000 /dev/zero | tr '\\0' x); echo ${#x}"}, kTemp, scratch_log(), limits);
   EXPECT_FALSE(result.succeeded() && result.output.find("200000000") != std::string::npos);
 }
 
@@ -96,9 +93,8 @@ TEST(Process, GivenEnvironmentReplacesTheInheritedEntry) {
   ::setenv("ROOFLAB_PROCESS_TEST_KEPT", "kept", 1);
   SpawnOptions options;
   options.env = {"ROOFLAB_PROCESS_TEST_VALUE=given"};
-  const ProcessResult result =
-      run_process({"/bin/sh", "-c", "env | grep ^ROOFLAB_PROCESS_TEST_ | sort"}, kTemp,
-                  scratch_log(), ProcessLimits::timeout(5), options);
+  const ProcessResult result = run_process({"/bin/sh", "-c", "env | grep ^ROOFLAB_PROCESS_TEST_ | sort"}, kTemp,
+                                           scratch_log(), ProcessLimits::timeout(5), options);
   EXPECT_EQ(result.output, "ROOFLAB_PROCESS_TEST_KEPT=kept\nROOFLAB_PROCESS_TEST_VALUE=given\n");
 }
 

@@ -7,8 +7,8 @@
 
 #include "build/checks.hpp"
 #include "os/process.hpp"
-#include "stage/manifest.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "stage/manifest.hpp"
 
 namespace rooflab {
 namespace {

@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <regex>
 
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab::release {
 namespace {
@@ -270,9 +270,10 @@ TEST(StudentReadme, StartsWithTheFirstExportedLab) {
       "| [a05_cuda_attention](assignments/a05_cuda_attention/README.md) | kernels |\n"
       "| [a06_kv_cache_decode](assignments/a06_kv_cache_decode/README.md) | decode |\n";
   const std::string written = readme_for_labs(readme, {{"a05_cuda_attention", true, true}});
-  EXPECT_TRUE(contains(written,
-                       "```bash\n./lab build                          # installs missing packages, builds your code and "
-                       "the public tests\n./lab test a05_cuda_attention        # a05's public tests"))
+  EXPECT_TRUE(
+      contains(written,
+               "```bash\n./lab build                          # installs missing packages, builds your code and "
+               "the public tests\n./lab test a05_cuda_attention        # a05's public tests"))
       << written;
   EXPECT_TRUE(contains(written, "./lab example a05_cuda_attention     # a05's worked examples")) << written;
   EXPECT_TRUE(contains(written, "./lab profile a05_cuda_attention     # a05's profile")) << written;

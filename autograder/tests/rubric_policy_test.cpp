@@ -8,10 +8,10 @@
 #include <filesystem>
 
 #include "os/process.hpp"
+#include "rooflab/temp_folder_testing.hpp"
 #include "score/rubric.hpp"
 #include "stage/manifest.hpp"
 #include "text/text.hpp"
-#include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
 namespace {

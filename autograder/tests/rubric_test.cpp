@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {
@@ -14,8 +14,7 @@ const std::filesystem::path kTemp = rooflab::testing::program_temp_folder("rubri
 
 std::filesystem::path write_rubric(const std::string& name, const std::string& contents) {
   // A folder of this process's own: a test run beside this one writes its own.
-  const auto path = (kTemp / "rubric-test") /
-                    ("rooflab-rubric-test-" + name + ".toml");
+  const auto path = (kTemp / "rubric-test") / ("rooflab-rubric-test-" + name + ".toml");
   text::write_file(path, contents);
   return path;
 }

@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "text/text.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "text/text.hpp"
 
 namespace rooflab {
 namespace {

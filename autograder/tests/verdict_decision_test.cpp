@@ -2,6 +2,8 @@
 // both processes ended: only the verdict process can make a pass.
 #include "verdict/verdict_decision.hpp"
 
+#include "report/report_text.hpp"
+#include "rooflab/machine_load.hpp"
 #include "run/leaderboard_run.hpp"
 
 #include <gtest/gtest.h>
@@ -96,14 +98,30 @@ namespace {
 TEST(LeaderboardNote, AFailedReferenceRunSaysWhy) {
   TestOutcome ran;
   ran.status = TestStatus::failed;
-  ran.message = "leaderboard_test.cpp:40\nValue of: matches\n  Actual: false\n\ncall 2: a wrong answer\nfifth\nsixth\n"
-                "seventh";
+  ran.message =
+      "leaderboard_test.cpp:40\nValue of: matches\n  Actual: false\n\ncall 2: a wrong answer\nfifth\nsixth\n"
+      "seventh";
   EXPECT_EQ(reference_failure_note(ran),
             "the reference's run failed on this machine: leaderboard_test.cpp:40 | Value of: matches |   Actual: "
             "false | call 2: a wrong answer | fifth | sixth …");
   ran.status = TestStatus::timed_out;
   ran.message.clear();
   EXPECT_EQ(reference_failure_note(ran), "the reference's run timed out on this machine");
+}
+
+// Times taken while other processes kept the cores busy say so beside them.
+TEST(LeaderboardNote, TimesTakenOnABusyMachineSaySo) {
+  LeaderboardResult leaderboard;
+  leaderboard.outcome.status = TestStatus::passed;
+  leaderboard.submission_s = 0.002;
+  leaderboard.reference_s = 0.001;
+  EXPECT_EQ(report::leaderboard_summary(leaderboard).find("busy"), std::string::npos);
+  leaderboard.busy = busy_machine_warning(3.0, 2, 1);
+  EXPECT_NE(report::leaderboard_summary(leaderboard)
+                .find("0.50 times the reference's speed. warning: the machine was busy: "
+                      "other processes kept 3.0 of its 2 cores busy"),
+            std::string::npos)
+      << report::leaderboard_summary(leaderboard);
 }
 
 }  // namespace

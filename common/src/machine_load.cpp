@@ -84,12 +84,15 @@ std::optional<double> LoadWatch::others_busy() const {
                            online_cores());
 }
 
-bool LoadWatch::warn_if_busy(std::ostream& out, int threads_used) const {
+std::string LoadWatch::warning(int threads_used) const {
   const std::optional<double> others = others_busy();
-  if (!others) return false;
-  const std::string warning = busy_machine_warning(*others, online_cores(), threads_used);
-  if (warning.empty()) return false;
-  out << warning << "\n";
+  return others ? busy_machine_warning(*others, online_cores(), threads_used) : "";
+}
+
+bool LoadWatch::warn_if_busy(std::ostream& out, int threads_used) const {
+  const std::string text = warning(threads_used);
+  if (text.empty()) return false;
+  out << text << "\n";
   return true;
 }
 

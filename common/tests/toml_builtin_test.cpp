@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "readers.hpp"
-#include "rooflab/toml_document.hpp"
 #include "rooflab/temp_folder_testing.hpp"
+#include "rooflab/toml_document.hpp"
 
 namespace rooflab::toml {
 namespace {

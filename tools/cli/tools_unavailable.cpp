@@ -11,9 +11,8 @@ namespace rooflab::cli {
 namespace {
 
 void add_unavailable(CLI::App& app, const std::string& name, int& exit_code) {
-  CLI::App* command =
-      app.add_subcommand(name, "not in this repository: it runs labs this repository does not hold (" +
-                                   std::string(ROOFLAB_MISSING_LABS) + ")");
+  CLI::App* command = app.add_subcommand(name, "not in this repository: it runs labs this repository does not hold (" +
+                                                   std::string(ROOFLAB_MISSING_LABS) + ")");
   command->allow_extras();
   command->callback([name, &exit_code] {
     std::cerr << "rooflab " << name << ": this repository holds only the labs your course exported, and `" << name

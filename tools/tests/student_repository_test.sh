@@ -135,6 +135,48 @@ grep -E "^  (pass|FAIL) " "$work/score-broken.log" | sed 's/^/   | /'
 grep -qE "^  FAIL .* a03_attention_memory: " "$work/score-broken.log" || fail "./lab score: a03 did not compile, yet passed"
 grep -qE "^  pass .* a06_kv_cache_decode: " "$work/score-broken.log" || fail "./lab score: a06 lost its points"
 
+# A repository for one lab (one Classroom assignment) holds and builds that
+# lab alone, starts its README there, and its tools and commands say what they
+# can do there. Its build finds most of its objects in the compiler cache.
+a05="$work/a05-only"
+"$rooflab" export-student "$a05" --assignment a05_cuda_attention >/dev/null || fail "export-student --assignment a05 failed"
+[ "$(ls "$a05/assignments")" = "$(printf 'CMakeLists.txt\na05_cuda_attention')" ] ||
+  fail "the a05 repository holds: $(ls "$a05/assignments" | tr '\n' ' ')"
+start=$(awk '/<!-- commands: run by the course.s tests/ {armed = 1; next} armed && /^```bash/ {inside = 1; next}
+             inside && /^```/ {exit} inside && NF {print $1 " " $2 " " $3}' "$a05/README.md" | tr '\n' '|')
+[ "$start" = "./lab build #|./lab test a05_cuda_attention|./lab score a05_cuda_attention|./lab example a05_cuda_attention|./lab profile a05_cuda_attention|" ] ||
+  fail "the a05 repository's README starts with: $start"
+! grep -q "a01_roofline" "$a05/README.md" || fail "the a05 repository's README names a01_roofline"
+for command in build test score example profile format; do
+  out=$(cd "$a05" && ./lab "$command" --help 2>&1) || fail "./lab $command --help failed: $out"
+  grep -q "^  $command" <<<"$out" || fail "./lab $command --help does not describe $command: $out"
+done
+(cd "$a05" && ./lab score) >"$work/a05-score-stubs.log" 2>&1 && fail "the a05 stubs passed ./lab score"
+grep -q "^score: 0 / 35 " "$work/a05-score-stubs.log" || { tail -n 20 "$work/a05-score-stubs.log"; fail "a05 stubs: not 0 / 35"; }
+! grep -qE "Building|did not compile" "$work/a05-score-stubs.log" || fail "./lab score printed the build's lines"
+grep -o "Building [A-Z]* object [^ ]*" "$a05/build/student/score/build.log" | grep -E "a0[1-467]_" &&
+  fail "the a05 repository built other labs"
+out=$(cd "$a05" && ./lab bench cuda-cpu 2>&1) && fail "./lab bench ran without the labs it needs"
+grep -q "does not hold" <<<"$out" || fail "./lab bench: unclear refusal: $out"
+for file in standard_attention.cu flash_attention.cu; do
+  cp "$source_dir/solutions/a05_cuda_attention/src/$file" "$a05/assignments/a05_cuda_attention/src/$file"
+done
+(cd "$a05" && ./lab score) >"$work/a05-score-solved.log" 2>&1 || { tail -n 20 "$work/a05-score-solved.log"; fail "a05 solved: ./lab score failed"; }
+grep -q "^score: 35 / 35 " "$work/a05-score-solved.log" || fail "a05 solved: not 35 / 35"
+! grep -qE "failing grader|failed in part" "$work/a05-score-solved.log" || fail "a05 solved: ./lab score speaks of failures"
+if command -v nvcc >/dev/null; then
+  # A file only nvcc compiles (the tensor cores' kernel) that does not compile
+  # costs no grader here: the score is whole, and says what the error means.
+  echo "this does not compile;" >>"$a05/assignments/a05_cuda_attention/src/flash_attention_tensor_core.cu"
+  (cd "$a05" && ./lab score) >"$work/a05-score-nvcc.log" 2>&1 || fail "a05 with an nvcc error: ./lab score failed"
+  grep -q "^score: 35 / 35 " "$work/a05-score-nvcc.log" || fail "a05 with an nvcc error: not 35 / 35"
+  [ "$(grep -c "flash_attention_tensor_core.cu(.*error" "$work/a05-score-nvcc.log")" = 1 ] ||
+    fail "a05 with an nvcc error: the error is not shown once"
+  grep -q "every grader passed: the build's errors above" "$work/a05-score-nvcc.log" ||
+    fail "a05 with an nvcc error: ./lab score does not say what the error means"
+fi
+rm -rf "$a05"
+
 # The student's lab says what it is, and refuses the instructor's commands.
 (cd "$repo" && ./lab help) | grep -q "your repository" || fail "./lab help does not speak to a student"
 out=$(cd "$repo" && ./lab grade 2>&1) && fail "./lab grade ran in a student repository"

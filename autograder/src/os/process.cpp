@@ -48,7 +48,8 @@ void set_limit(int resource, std::uint64_t value) {
   if (limits.max_processes) set_limit(RLIMIT_NPROC, *limits.max_processes);
   if (limits.open_files) set_limit(RLIMIT_NOFILE, *limits.open_files);
   set_limit(RLIMIT_CORE, 0);
-  const auto cpu_s = limits.cpu_s ? static_cast<rlim_t>(*limits.cpu_s + 0.999) : static_cast<rlim_t>(limits.timeout_s) + 2;
+  const auto cpu_s =
+      limits.cpu_s ? static_cast<rlim_t>(*limits.cpu_s + 0.999) : static_cast<rlim_t>(limits.timeout_s) + 2;
   const rlimit cpu{cpu_s, cpu_s + 1};
   ::setrlimit(RLIMIT_CPU, &cpu);
   if (options.run_as) {

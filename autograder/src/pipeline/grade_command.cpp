@@ -23,6 +23,7 @@
 #include "plots/profile_plots.hpp"
 #include "report/containment.hpp"
 #include "rooflab/backend.hpp"
+#include "rooflab/machine_load.hpp"
 #include "run/leaderboard_run.hpp"
 #include "run/run_tests.hpp"
 #include "score/rubric.hpp"
@@ -66,9 +67,11 @@ void measure_leaderboard(const Grading& grading, AssignmentResult& assignment, c
   std::cout << "[" << info.name << "] timing the leaderboard test beside the reference\n" << std::flush;
   std::string why_not;
   const std::optional<GradedBinaries> reference = reference_worker(grading, info, binaries, why_not);
+  const LoadWatch watch;  // a time says little when other processes took the cores meanwhile
   assignment.leaderboard = run_leaderboard(grading, binaries, reference, *rubric.leaderboard,
                                            {rubric.leaderboard->timeout_s, rubric.memory_limit_mb},
                                            grading.scratch / ("leaderboard-" + info.name));
+  assignment.leaderboard->busy = watch.warning(binaries.openmp_threads);
   if (!reference) assignment.leaderboard->note = why_not;
 }
 

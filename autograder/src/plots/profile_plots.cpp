@@ -8,6 +8,7 @@
 #include "plots/curve_plots.hpp"
 #include "plots/kernel_plots.hpp"
 #include "plots/scaling_plots.hpp"
+#include "rooflab/machine_load.hpp"
 #include "run/test_runner.hpp"
 
 namespace rooflab {
@@ -37,8 +38,10 @@ void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, con
     view.read_only = {grading.build};
     view.env = openmp_environment(cores);
     view.cgroup_procs_fds = cgroups.procs_fds();
+    const LoadWatch watch;  // its times say little when other processes took the cores meanwhile
     const ProcessResult ran = grading.sandbox.run({Manifest::profile_binary(grading.build, info).string()}, view,
                                                   scratch, scratch / (info.name + ".profile.log"), limits);
+    if (const std::string busy = watch.warning(cores); !busy.empty()) assignment.plot_notes.push_back(busy);
     std::vector<std::string> messages;
     submission = parse_profile(ran.output, messages);
     submission_output = ran.output;

@@ -24,11 +24,17 @@ namespace {
 // them alone under ROOFLAB_STUDENT_TOOLS).
 const std::vector<std::string> kWholeFolders{"assignments",   "common",      "cmake",       "plots/figures",
                                              "tools/analyze", "tools/bench", "tools/models"};
-const std::vector<std::string> kFiles{"CMakeLists.txt",         "lab",
-                                      ".clang-format",          "tools/CMakeLists.txt",
-                                      "tools/cli/main.cpp",     "tools/cli/commands.hpp",
-                                      "tools/cli/analyze.cpp",  "tools/cli/bench.cpp",
-                                      "tools/cli/generate.cpp", "tools/cli/train.cpp"};
+const std::vector<std::string> kFiles{"CMakeLists.txt",
+                                      "lab",
+                                      ".clang-format",
+                                      "tools/CMakeLists.txt",
+                                      "tools/cli/main.cpp",
+                                      "tools/cli/commands.hpp",
+                                      "tools/cli/analyze.cpp",
+                                      "tools/cli/bench.cpp",
+                                      "tools/cli/generate.cpp",
+                                      "tools/cli/train.cpp",
+                                      "tools/cli/tools_unavailable.cpp"};
 // docs/: the chapters and how grading works; not the instructor's pages (the
 // sandbox's threat model, teaching with the course, the benchmark log with its
 // commits and grader timings: students get student/docs/benchmarks.md, how to

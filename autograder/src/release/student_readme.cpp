@@ -20,8 +20,9 @@ std::string commands_for(const ReadmeLab& lab) {
   const std::string brief = name.substr(0, 3);
   std::string block = command_line("./lab build", "installs missing packages, builds your code and the public tests") +
                       "\n" +
-                      command_line("./lab test " + name, brief + "'s public tests: \"not implemented\" until you "
-                                                                 "write the code") +
+                      command_line("./lab test " + name, brief +
+                                                             "'s public tests: \"not implemented\" until you "
+                                                             "write the code") +
                       "\n" +
                       command_line("./lab score " + name,
                                    "the points GitHub Classroom's autograding gives " + brief + ", without pushing") +
@@ -34,9 +35,8 @@ std::string commands_for(const ReadmeLab& lab) {
 }
 
 bool names_one_of(const std::string& line, const std::vector<ReadmeLab>& labs) {
-  return std::any_of(labs.begin(), labs.end(), [&](const ReadmeLab& lab) {
-    return line.find("[" + lab.name + "]") != std::string::npos;
-  });
+  return std::any_of(labs.begin(), labs.end(),
+                     [&](const ReadmeLab& lab) { return line.find("[" + lab.name + "]") != std::string::npos; });
 }
 
 }  // namespace

@@ -72,6 +72,11 @@ std::string describe_outcome(const GradedTest& test) {
 }
 
 std::string leaderboard_summary(const LeaderboardResult& leaderboard) {
+  const std::string summary = leaderboard_times(leaderboard);
+  return leaderboard.busy.empty() ? summary : summary + ". " + leaderboard.busy;
+}
+
+std::string leaderboard_times(const LeaderboardResult& leaderboard) {
   const auto number = [](const char* format, double value) {
     char text[64];
     std::snprintf(text, sizeof text, format, value);

@@ -39,8 +39,11 @@ std::string describe_outcome(const GradedTest& test);
 std::string skip_reason(const AssignmentResult& assignment);
 // The leaderboard's one line: the submission's best time, the reference's and
 // the relative speed, or why there is no time (the test's status; its message
-// is describe_leaderboard_failure's). The grader's own numbers and words only.
+// is describe_leaderboard_failure's), and a warning when the machine was busy
+// while they were timed. The grader's own numbers and words only.
 std::string leaderboard_summary(const LeaderboardResult& leaderboard);
+// leaderboard_summary without the warning.
+std::string leaderboard_times(const LeaderboardResult& leaderboard);
 // A failed leaderboard test's status and message (student output in it is
 // the caller's to escape and cap); empty when it passed.
 std::string describe_leaderboard_failure(const LeaderboardResult& leaderboard);

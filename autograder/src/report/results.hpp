@@ -45,6 +45,7 @@ struct LeaderboardResult {
   std::optional<double> submission_s;  // best over every run that passed
   std::optional<double> reference_s;   // the same for the reference's worker
   std::string note;                    // why there is no reference time, when there is none
+  std::string busy;                    // other processes took the cores while it was timed (rooflab/machine_load.hpp)
 
   // reference_s / submission_s: above 1 when the submission is faster.
   std::optional<double> relative_speed() const {

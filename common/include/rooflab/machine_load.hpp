@@ -7,9 +7,10 @@
 //   ... measure ...
 //   watch.warn_if_busy(std::cerr, 2);  // after: it used 2 threads
 //
-// It reads the machine's CPU time (/proc/stat) and this process's own
-// (getrusage) at both ends: what the machine spent beyond this process is
-// what others took. Where /proc/stat cannot be read it says nothing.
+// It reads the machine's CPU time (/proc/stat) and this process's own, its
+// waited-for children's included (getrusage), at both ends: what the machine
+// spent beyond them is what others took. Where /proc/stat cannot be read it
+// says nothing. The grader says the same of its leaderboards and profiles.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,8 @@ class LoadWatch {
   std::optional<double> others_busy() const;
   // Prints busy_machine_warning to `out` when it is not empty; returns whether it did.
   bool warn_if_busy(std::ostream& out, int threads_used) const;
+  // busy_machine_warning since construction, or "" (idle, or unknown).
+  std::string warning(int threads_used) const;
 
  private:
   std::optional<CpuTicks> start_ticks_;

@@ -139,8 +139,9 @@ AttentionResult flash_attention_cuda(const Tensor4& q, const Tensor4& k, const T
   rooflab::cuda::require_shared_memory(bytes, "q");
   const dim3 grid(ceil_div(n, kBlockRows), matrices);
   // kRows given, T deduced from the arguments (float).
-  flash_forward<kBlockRows><<<grid, kBlockRows, bytes>>>(device_q.get(), device_k.get(), device_v.get(), out.get(), lse.get(), n, m,
-                                             d, dv, 1.0f / std::sqrt(static_cast<float>(d)), causal);
+  flash_forward<kBlockRows><<<grid, kBlockRows, bytes>>>(device_q.get(), device_k.get(), device_v.get(), out.get(),
+                                                         lse.get(), n, m, d, dv,
+                                                         1.0f / std::sqrt(static_cast<float>(d)), causal);
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
 
   return {Tensor4{{q.batch(), q.heads(), q.rows(), v.cols()}, out.to_host()}, lse.to_host()};

@@ -45,8 +45,9 @@ constexpr std::size_t shared_bytes(int d, int dv) {
 #if !defined(__CUDACC__)  // the CPU build only: where the checks run
 __attribute__((no_sanitize_thread))
 #endif
-__global__ void flash_forward(const float* q, const float* k, const float* v, float* out, float* lse, int n, int m,
-                              int d, int dv, float scale, bool causal) {
+__global__ void
+flash_forward(const float* q, const float* k, const float* v, float* out, float* lse, int n, int m, int d, int dv,
+              float scale, bool causal) {
   extern __shared__ float shared[];
   float* q_tile = shared;                             // kBlockRows × (d + 1)
   float* k_tile = q_tile + kBlockRows * q_stride(d);  // kBlockCols × d

@@ -149,8 +149,8 @@ AttentionResult flash_attention_cuda(const Tensor4& q, const Tensor4& k, const T
   rooflab::cuda::require_shared_memory(bytes, "q");
   const dim3 grid(ceil_div(n, kBlockRows), matrices, kSplits);
   flash_forward<<<grid, kBlockRows, bytes>>>(device_q.get(), device_k.get(), device_v.get(), out.get(), lse.get(),
-                                             partial_max.get(), partial_sum.get(), partial_acc.get(), tickets.get(),
-                                             n, m, d, dv, 1.0f / std::sqrt(static_cast<float>(d)), causal);
+                                             partial_max.get(), partial_sum.get(), partial_acc.get(), tickets.get(), n,
+                                             m, d, dv, 1.0f / std::sqrt(static_cast<float>(d)), causal);
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
   return {Tensor4{{q.batch(), q.heads(), q.rows(), v.cols()}, out.to_host()}, lse.to_host()};
 }
