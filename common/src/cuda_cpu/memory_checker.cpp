@@ -530,6 +530,20 @@ void LaunchChecker::copy_initialization(const ThreadContext& thread, Region& reg
 
 void LaunchChecker::note_host_words(Region& region, std::uintptr_t address, unsigned size) {
   if (region.host_words_seen.empty()) region.host_words_seen.assign((region.bytes + 3) / 4 / 64 + 1, 0);
+  if (size == 4 && (address & 3) == 0) {  // the usual one: an aligned word, whose tags the caller read
+    const std::uintptr_t word = address - region.begin;
+    std::uint64_t& bits = region.host_words_seen[word / 4 / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (word / 4 % 64);
+    if ((bits & bit) || host_words_.size() >= kMaxHostWordsPerLaunch) {
+      bits |= bit;
+      return;
+    }
+    bits |= bit;
+    std::uint32_t value;
+    std::memcpy(&value, reinterpret_cast<const void*>(address), 4);
+    host_words_.push_back(value);
+    return;
+  }
   for (std::uintptr_t word = (address - region.begin) & ~std::uintptr_t{3}; word < address + size - region.begin;
        word += 4) {
     if (word + 4 > region.bytes) break;
@@ -551,10 +565,28 @@ bool LaunchChecker::device_bytes(ThreadContext& thread, Region& region, const Ac
   const std::size_t offset = access.address - region.begin;
   WriterTag* writers = region.writers + offset;
   const bool reads = !access.write || access.strength == Strength::atomic;  // an atomic update reads first
+  if (access.size == 4) {  // most accesses: a float or an int, four tags at once
+    std::uint32_t tags;
+    std::memcpy(&tags, writers, 4);
+    if (reads) {
+      // Only a load of which no byte was written is an error: a struct's
+      // padding, never written, travels with its fields in one wide load or
+      // copy, and is never used.
+      if (tags == 0) note_uninitialized(thread, access, region, access.address);
+      read_by_writer_[tags & 0xff] += 4;
+      if (tags == 0x01010101u * kHostCopy) note_host_words(region, access.address, 4);
+    }
+    if (access.write) {
+      if (access.range) {
+        copy_initialization(thread, region, access.address, 4);
+      } else {
+        tags = 0x01010101u * writer_;
+        std::memcpy(writers, &tags, 4);
+      }
+    }
+    return true;
+  }
   if (reads && !(access.range && access.write)) {
-    // Only a load of which no byte was written is an error: a struct's
-    // padding, never written, travels with its fields in one wide load or
-    // copy, and is never used.
     if (std::all_of(writers, writers + access.size, [](WriterTag w) { return w == kNeverWritten; }))
       note_uninitialized(thread, access, region, access.address);
     read_by_writer_[writers[0]] += access.size;
@@ -565,7 +597,7 @@ bool LaunchChecker::device_bytes(ThreadContext& thread, Region& region, const Ac
     if (access.range)
       copy_initialization(thread, region, access.address, access.size);
     else
-      std::memset(writers, writer_, access.size);
+      std::fill(writers, writers + access.size, writer_);
   }
   return true;
 }
@@ -587,11 +619,15 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
                               : access.write                                      ? Operation::store
                                                                                   : Operation::load;
   WarpRequests& warp = warps_[thread.linear / kWarpSize];
-  // A copy longer than a vector load is counted as the loop of 16-byte
-  // accesses a GPU would run for it.
-  for (unsigned piece = 0; piece < access.size; piece += 16)
-    warp.add(thread, access.pc, shared ? Space::shared : Space::global, operation, address + piece,
-             std::min(16u, access.size - piece));
+  if (access.size <= 16) {
+    warp.add(thread, access.pc, shared ? Space::shared : Space::global, operation, address, access.size);
+  } else {
+    // A copy longer than a vector load is counted as the loop of 16-byte
+    // accesses a GPU would run for it.
+    for (unsigned piece = 0; piece < access.size; piece += 16)
+      warp.add(thread, access.pc, shared ? Space::shared : Space::global, operation, address + piece,
+               std::min(16u, access.size - piece));
+  }
   if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_);
   if (!shared) {
     region->touch_sectors(address, access.size, access.write);
@@ -603,6 +639,18 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
   const std::uint32_t owner = shared ? block_serial_ : 1;
   const Later later{address, access.pc, access.write, access.strength};
   const std::uintptr_t offset = address & 3;
+  if (!shared && offset + access.size <= 4) {  // one word of device memory, as most are: fewer steps
+    if (!check_word(region->word(address - offset, owner), byte_mask(address, address + access.size), later, thread,
+                    *region))
+      return false;
+    if (access.synchronizes && access.strength != Strength::plain) {
+      if (access.write)
+        release(thread, address);
+      else
+        acquire(thread, address);
+    }
+    return true;
+  }
   const bool reads = !access.write || access.strength == Strength::atomic;
   const std::uintptr_t end = address + access.size;
   bool any_initialized = false;

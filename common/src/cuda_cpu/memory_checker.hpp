@@ -141,7 +141,7 @@ class LaunchChecker {
                                                 const ThreadContext& thread, const Region& region);
   // initcheck and who-wrote-what for a device buffer's bytes; false when it
   // reads a byte nothing wrote.
-  bool device_bytes(ThreadContext& thread, Region& region, const Access& access);
+  [[gnu::always_inline]] inline bool device_bytes(ThreadContext& thread, Region& region, const Access& access);
   // A copy's write: each byte initialized as its source byte was.
   void copy_initialization(const ThreadContext& thread, Region& region, std::uintptr_t address, unsigned size);
   bool source_byte_initialized(std::uintptr_t address);
