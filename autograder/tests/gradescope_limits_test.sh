@@ -103,6 +103,13 @@ output=$(run killed 'kill -9 $$') || exit 1
 grep -q "ran out of memory" <<<"$output" || fail "a SIGKILL before the budget: $output"
 output=$(run slow 'sleep 30' ROOFLAB_GRADESCOPE_BUDGET_S=1) || exit 1
 grep -q "did not finish within 1 s" <<<"$output" || fail "a timeout: $output"
+# The grader, stopped by the time limit's SIGTERM, cleans up and writes a
+# report without a score: the timeout's sentence is what students read.
+stopped='out=""; while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift;; esac; shift; done
+on_term() { kill $! 2>/dev/null; mkdir -p "$out"; echo "{\"score\": 0, \"output\": \"stopped by SIGTERM\", \"tests\": []}" >"$out/results.json"; exit 2; }
+trap on_term TERM; sleep 30 & wait'
+output=$(run stopped "$stopped" ROOFLAB_GRADESCOPE_BUDGET_S=1) || exit 1
+grep -q "did not finish within 1 s" <<<"$output" || fail "a grader stopped by the time limit: $output"
 output=$(run broken 'exit 3') || exit 1
 grep -q "exit status 3" <<<"$output" || fail "a failure: $output"
 echo "Gradescope limits: -j from the quota, memory told from time"

@@ -1,9 +1,11 @@
 #include "os/process.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include "os/stop_signals.hpp"
 #include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
@@ -61,6 +63,36 @@ TEST(Process, ACpuTimeLimitStopsALoopAndTheWallClockBackstopASleep) {
                                           scratch_log(), ProcessLimits::timeout(20));
   EXPECT_TRUE(quick.succeeded());
   EXPECT_GT(quick.cpu_s, 0.0) << "a process's CPU time is measured";
+}
+
+// A grading stopped by SIGTERM: the child being waited for (and what it
+// started) ends at once and the wait throws Stopped. In a child process of
+// its own, since the stop, once noted, stays for the process's life.
+TEST(ProcessDeathTest, AStopSignalEndsTheWaitedChildAndItsGroup) {
+  const std::filesystem::path marker = kTemp / "stopped-child-ended";
+  EXPECT_EXIT(
+      {
+        note_stop_signals();
+        Child child =
+            spawn_process({"/bin/sh", "-c", "trap 'touch " + marker.string() + "; exit 0' TERM; sleep 30 & wait"},
+                          kTemp, scratch_log(), ProcessLimits::timeout(60));
+        const pid_t group = child.pid;
+        ::usleep(200'000);  // the shell's trap is set
+        ::kill(::getpid(), SIGTERM);
+        try {
+          wait_process(child);
+        } catch (const Stopped& stopped) {
+          // The shell got SIGTERM and ran its trap; the sleep it left went with the group.
+          const bool ended = ::kill(-group, 0) != 0 && std::filesystem::exists(marker);
+          std::exit(ended && stopped.signal() == SIGTERM &&
+                            std::string(stopped.what()).find("SIGTERM") != std::string::npos
+                        ? 0
+                        : 3);
+        }
+        std::exit(4);
+      },
+      ::testing::ExitedWithCode(0), "");
+  std::filesystem::remove(marker);
 }
 
 TEST(Process, SignalIsReported) {

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "os/stop_signals.hpp"
 #include "pipeline/grade_command.hpp"
 
 namespace rooflab::cli {
@@ -67,6 +68,7 @@ void add_grade(CLI::App& app, int& exit_code) {
     if (*flags->seed_option) options.seed = flags->seed;
     options.plots = !flags->no_plots;
     options.cpu_cgroups = !flags->no_cpu_cgroups;
+    note_stop_signals();  // a time limit's SIGTERM, or Ctrl-C: clean up, then stop
     const GradeResult result = run_grade(options);
     print_summary(result, std::cout);
     std::cout << "report: " << (options.out / "report.md").string() << "\n";

@@ -6,6 +6,7 @@
 
 #include "class/grade_all.hpp"
 #include "commands.hpp"
+#include "os/stop_signals.hpp"
 #include "text/text.hpp"
 
 namespace rooflab::cli {
@@ -71,6 +72,7 @@ void add_grade_all(CLI::App& app, int& exit_code) {
     if (chosen.out.empty())
       chosen.out = std::filesystem::current_path() / "grades" / ("class-" + chosen.roster.stem().string());
     chosen.rooflab = this_program();
+    note_stop_signals();  // a time limit's SIGTERM, or Ctrl-C: each grading cleans up, then this stops
     exit_code = run_grade_all(chosen);
   });
 }

@@ -164,6 +164,21 @@ done
 (cd "$a05" && ./lab score) >"$work/a05-score-solved.log" 2>&1 || { tail -n 20 "$work/a05-score-solved.log"; fail "a05 solved: ./lab score failed"; }
 grep -q "^score: 35 / 35 " "$work/a05-score-solved.log" || fail "a05 solved: not 35 / 35"
 ! grep -qE "failing grader|failed in part" "$work/a05-score-solved.log" || fail "a05 solved: ./lab score speaks of failures"
+# A planted bug, K read past its end in the flash kernel: every launch it
+# breaks is one failure at the test's line, quoting the runtime's message,
+# which names the kernel, the student's own file and line, and the buffer.
+flash="$a05/assignments/a05_cuda_attention/src/flash_attention.cu"
+sed -i 's/k_tile\[e\] = j < m ? \(k_rows\[[^]]*\]\) : 0\.0f;/k_tile[e] = \1;/' "$flash"
+line=$(grep -n 'k_tile\[e\] = k_rows' "$flash" | cut -d: -f1)
+[ -n "$line" ] || fail "could not plant the bug in flash_attention.cu"
+(cd "$a05" && ./lab test a05_cuda_attention) >"$work/a05-planted.log" 2>&1 && fail "a05 passed with K read past its end"
+! grep -q "unknown file" "$work/a05-planted.log" || fail "a05 planted bug: gtest's 'unknown file' failure"
+grep -qE "failed: kernel flash_forward: invalid read of 4 bytes .* at src/flash_attention.cu:$line: device buffer of [0-9]+ bytes \(the kernel's argument 2\), byte [0-9]+: past its end" \
+  "$work/a05-planted.log" || { grep -m3 -A3 Failure "$work/a05-planted.log"; fail "a05 planted bug: the message does not name the kernel, file, line and buffer"; }
+failures=$(awk '/\[ RUN +\] .*OneQueryAgainstManyKeys\/flash/ {inside = 1} inside && /: Failure/ {n++}
+                inside && /\[ +FAILED +\]/ {exit} END {print n + 0}' "$work/a05-planted.log")
+[ "$failures" = 2 ] || fail "a05 planted bug: OneQueryAgainstManyKeys/flash launches twice but reports $failures failures"
+cp "$source_dir/solutions/a05_cuda_attention/src/flash_attention.cu" "$flash"
 if command -v nvcc >/dev/null; then
   # A file only nvcc compiles (the tensor cores' kernel) that does not compile
   # costs no grader here: the score is whole, and says what the error means.

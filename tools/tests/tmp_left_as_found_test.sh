@@ -4,7 +4,8 @@
 # ends. Its TMPDIR, a folder of this test's own, must be empty afterwards;
 # where this test may make a mount namespace (root, with the course outside
 # /tmp), a second grading runs with a private, empty /tmp and TMPDIR unset,
-# and that /tmp must be empty afterwards too.
+# and that /tmp must be empty afterwards too. A grading stopped by SIGTERM
+# (a time limit) while it builds leaves nothing behind either.
 # usage: tmp_left_as_found_test.sh ROOFLAB SOURCE_DIR WORK_DIR
 set -uo pipefail
 rooflab=$1 source_dir=$2 work=$3
@@ -16,6 +17,29 @@ TMPDIR=$work/tmp "$rooflab" "${grade[@]}" --out "$work/out" >"$work/grade.log" 2
   { tail -n 20 "$work/grade.log"; fail "the grading failed"; }
 left=$(ls -A "$work/tmp")
 [ -z "$left" ] || fail "the grading left in its TMPDIR: $left"
+
+# Stopped from outside (Gradescope's time limit sends SIGTERM) while it
+# builds: its processes end, its cgroups and scratch go, its report says why.
+mkdir -p "$work/tmp-stopped"
+TMPDIR=$work/tmp-stopped "$rooflab" "${grade[@]}" --out "$work/out-stopped" >"$work/stopped.log" 2>&1 &
+grader=$!
+for _ in $(seq 600); do  # until its build runs (at most a minute)
+  grep -q '^grading ' "$work/stopped.log" && [ -n "$(ls -A "$work/tmp-stopped")" ] && break
+  kill -0 "$grader" 2>/dev/null || break
+  sleep 0.1
+done
+sleep 1
+kill -TERM "$grader" 2>/dev/null || fail "the grading ended before it could be stopped: $(tail -n 5 "$work/stopped.log")"
+wait "$grader" && fail "a stopped grading exited 0"
+grep -q 'stopped by SIGTERM' "$work/stopped.log" || { tail -n 20 "$work/stopped.log"; fail "a stopped grading does not say so"; }
+grep -q 'stopped by SIGTERM' "$work/out-stopped/report.md" || fail "the stopped grading's report does not say why"
+left=$(ls -A "$work/tmp-stopped")
+[ -z "$left" ] || fail "the stopped grading left in its TMPDIR: $left"
+running=$(pgrep -f -- "$work/tmp-stopped" || true)
+[ -z "$running" ] || fail "the stopped grading left processes running: $(ps -o pid=,args= -p "$(echo $running | tr ' ' ,)")"
+cgroups=$(ls -d /sys/fs/cgroup/rooflab-grade-"$grader"-* /sys/fs/cgroup/*/rooflab-grade-"$grader"-* 2>/dev/null || true)
+[ -z "$cgroups" ] || fail "the stopped grading left its cgroups: $cgroups"
+echo "a grading stopped by SIGTERM ended its processes and left no cgroup and nothing in its TMPDIR"
 
 private=no
 case "$source_dir/" in /tmp/*) ;; *)

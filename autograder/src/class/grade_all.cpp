@@ -20,6 +20,7 @@
 #include "class/roster.hpp"
 #include "class/slurm_array.hpp"
 #include "class/submission_outcome.hpp"
+#include "os/stop_signals.hpp"
 #include "text/text.hpp"
 
 namespace rooflab {
@@ -46,16 +47,22 @@ std::vector<Outcome> grade_locally(const std::vector<RosterEntry>& roster, const
   std::vector<Outcome> outcomes(roster.size());
   std::atomic<std::size_t> next{0};
   Progress progress(roster.size(), workers);
+  std::atomic<int> stopped{0};
   const auto work = [&] {
-    for (std::size_t i = next++; i < roster.size(); i = next++) {
-      outcomes[i] = grade_submission(roster[i], options, settings);
-      write_outcome(options.out, outcomes[i]);
-      progress.finished(outcomes[i]);
+    try {
+      for (std::size_t i = next++; i < roster.size(); i = next++) {
+        outcomes[i] = grade_submission(roster[i], options, settings);
+        write_outcome(options.out, outcomes[i]);
+        progress.finished(outcomes[i]);
+      }
+    } catch (const Stopped& stop) {  // the others stop at their next wait; a rerun grades what is left
+      stopped = stop.signal();
     }
   };
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) threads.emplace_back(work);
   for (std::thread& thread : threads) thread.join();
+  if (stopped) throw Stopped(stopped);
   return outcomes;
 }
 

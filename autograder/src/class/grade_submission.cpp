@@ -12,6 +12,7 @@
 #include "class/student_seed.hpp"
 #include "class/submission_checkout.hpp"
 #include "os/process.hpp"
+#include "os/stop_signals.hpp"
 #include "text/text.hpp"
 
 namespace rooflab::class_grading {
@@ -145,6 +146,8 @@ Outcome grade_one(const RosterEntry& entry, const GradeAllOptions& options, cons
 Outcome grade_submission(const RosterEntry& entry, const GradeAllOptions& options, const std::string& settings) {
   try {
     return grade_one(entry, options, settings);
+  } catch (const Stopped&) {  // the class's grading was stopped: not this submission's trouble
+    throw;
   } catch (const std::exception& error) {  // one submission's trouble is its own
     Outcome outcome;
     outcome.student = entry.student;

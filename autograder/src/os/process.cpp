@@ -13,6 +13,7 @@
 #include <string_view>
 #include <thread>
 
+#include "os/stop_signals.hpp"
 #include "text/text.hpp"
 
 extern char** environ;
@@ -148,6 +149,10 @@ ProcessResult wait_process(Child& child) {
   while (true) {
     const pid_t done = ::wait4(child.pid, &status, WNOHANG, &usage);
     if (done == child.pid) break;
+    if (const int signal = stop_signal()) {  // the grading was stopped: so is this child, then the grading
+      end_process(child);
+      throw Stopped(signal);
+    }
     if (std::chrono::steady_clock::now() >= deadline) {
       result.timed_out = true;
       ::kill(-child.pid, SIGKILL);
@@ -173,6 +178,19 @@ ProcessResult wait_process(Child& child) {
   }
   result.output = text::truncate(text::read_file(child.log_file), child.limits.output_cap_bytes);
   return result;
+}
+
+void end_process(Child& child) {
+  if (child.pid <= 0) return;
+  ::kill(-child.pid, SIGTERM);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(kEndGrace_s);
+  int status = 0;
+  pid_t done = 0;
+  while ((done = ::waitpid(child.pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(-child.pid, SIGKILL);  // what ignored SIGTERM, and anything it left in its group
+  if (done == 0) ::waitpid(child.pid, &status, 0);
+  child.pid = -1;
 }
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,

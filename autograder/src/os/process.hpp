@@ -75,7 +75,15 @@ Child spawn_process(const std::vector<std::string>& argv, const std::filesystem:
 
 // Waits until the child ends or its timeout passes (then kills its group), and
 // reads its output back. Anything left in the group is killed either way.
+// Once a stop signal arrived (stop_signals.hpp) it ends the child and throws
+// Stopped.
 ProcessResult wait_process(Child& child);
+
+// Ends a child early, as a stopped grading does: SIGTERM to its group (a
+// grader it runs then cleans up after itself), SIGKILL after kEndGrace_s, and
+// reaps it. Nothing is read back.
+inline constexpr double kEndGrace_s = 10;
+void end_process(Child& child);
 
 // spawn_process + wait_process.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,

@@ -19,6 +19,7 @@
 #include "os/memory_cgroup.hpp"
 #include "os/pids_cgroup.hpp"
 #include "os/scratch_space.hpp"
+#include "os/stop_signals.hpp"
 #include "pipeline/grading.hpp"
 #include "plots/profile_plots.hpp"
 #include "report/containment.hpp"
@@ -231,6 +232,9 @@ void grade_into(GradeResult& result, const GradeOptions& options, const Manifest
 
   for (const AssignmentInfo& info : assignments)
     result.assignments.push_back(grade_assignment(grading, staged, info, result.seed));
+  // A stop that a step took for its own failure (a figure not drawn, say)
+  // still ends the grading without a score.
+  throw_if_stopped();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "os/process.hpp"
+#include "os/stop_signals.hpp"
 #include "text/text.hpp"
 #include "verdict/verdict_decision.hpp"
 
@@ -131,7 +132,13 @@ TestOutcome run_test(const Grading& grading, const GradedBinaries& binaries, con
   ::close(fds[0]);
   ::close(fds[1]);
 
-  ProcessResult run = wait_process(verdict);
+  ProcessResult run;
+  try {
+    run = wait_process(verdict);
+  } catch (const Stopped&) {  // the grading was stopped: its worker too
+    end_process(worker);
+    throw;
+  }
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - worker.start).count();
   worker.limits.timeout_s = run.timed_out ? 0 : std::min(worker.limits.timeout_s, elapsed + kWorkerGrace_s);
   ProcessResult worker_run = wait_process(worker);

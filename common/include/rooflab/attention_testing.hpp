@@ -65,4 +65,28 @@ inline ::testing::AssertionResult MatchesAttentionReference(const Tensor4& outpu
   return ::testing::AssertionSuccess();
 }
 
+// Success when the first `blind` query rows of every (batch, head) see no key
+// (causal with more queries than keys): their lse is −∞ and their output 0.
+// One failure names the first row that is not, and how many are not.
+inline ::testing::AssertionResult RowsSeeNoKey(const Tensor4& output, const std::vector<float>& lse,
+                                               std::int64_t blind) {
+  const std::int64_t heads = output.batch() * output.heads(), rows = output.rows();
+  if (lse.size() != static_cast<std::size_t>(heads * rows))
+    return ::testing::AssertionFailure() << "lse has " << lse.size() << " values, not " << heads * rows;
+  std::int64_t wrong = 0, first_bh = 0, first_i = 0;
+  for (std::int64_t bh = 0; bh < heads; ++bh)
+    for (std::int64_t i = 0; i < std::min(blind, rows); ++i) {
+      const float* row = output.row(bh, i);
+      const bool zero = std::all_of(row, row + output.cols(), [](float x) { return x == 0.0f; });
+      if (lse[static_cast<std::size_t>(bh * rows + i)] == -INFINITY && zero) continue;
+      if (wrong++ == 0) first_bh = bh, first_i = i;
+    }
+  if (wrong == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << wrong << " of the " << heads * std::min(blind, rows)
+                                       << " rows that see no key have an lse other than -inf or an output other "
+                                          "than 0, first (b·h="
+                                       << first_bh << ", i=" << first_i
+                                       << "): lse = " << lse[static_cast<std::size_t>(first_bh * rows + first_i)];
+}
+
 }  // namespace rooflab::testing

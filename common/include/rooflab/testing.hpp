@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rooflab/backend.hpp"
@@ -119,6 +121,29 @@ inline ::testing::AssertionResult ThrowsInvalidArgumentNaming(const std::functio
   return ::testing::AssertionFailure() << "expected std::invalid_argument naming \"" << argument
                                        << "\", nothing was thrown";
 }
+
+// Runs `call` (a launcher, say) and returns what it returns. When it throws
+// anything but std::invalid_argument (which validation tests expect), the
+// exception is one failure at `file`:`line` that names `what` was called and
+// quotes the message (an out-of-bounds access the CPU runtime found, with its
+// kernel, thread and line; a stub's "not implemented"), and the result is
+// std::nullopt, so the test checks no result that does not exist. Without it
+// gtest reports "unknown file: Failure" and where nothing points.
+//   const auto result = ROOFLAB_CALL_OR_FAIL("flash_attention_cuda", flash_attention_cuda(q, k, v, false));
+//   if (!result) return;
+template <class Call>
+auto call_or_fail(const char* file, int line, const std::string& what, Call&& call) -> std::optional<decltype(call())> {
+  try {
+    return std::forward<Call>(call)();
+  } catch (const std::invalid_argument&) {
+    throw;
+  } catch (const std::exception& error) {
+    ADD_FAILURE_AT(file, line) << what << " failed: " << error.what();
+  }
+  return std::nullopt;
+}
+#define ROOFLAB_CALL_OR_FAIL(what, expression) \
+  ::rooflab::testing::call_or_fail(__FILE__, __LINE__, what, [&] { return expression; })
 
 // Where an element sits in a row-major tensor, for failure messages:
 // "(b=0, h=1, i=27, c=40)". `shape` and `axes` come from the test (the shape

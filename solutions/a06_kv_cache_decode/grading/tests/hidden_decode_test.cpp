@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "../../tests/decode_work_testing.hpp"
@@ -134,17 +136,27 @@ class HiddenDecode : public ::testing::TestWithParam<std::string> {
   bool cuda() const { return GetParam().rfind("cuda", 0) == 0; }
   bool paged() const { return GetParam().find("paged") != std::string::npos; }
 
-  DecodeResult run(const Tensor4& q, const std::vector<Held>& held, std::int64_t page_size, std::mt19937_64& engine,
-                   const DecodeOptions& options) const {
-    rooflab::testing::take_worker_report();  // forget what ran before
-    DecodeResult result;
+  DecodeResult launch(const Tensor4& q, const std::vector<Held>& held, std::int64_t page_size, std::mt19937_64& engine,
+                      const DecodeOptions& options) const {
     if (paged()) {
       const PagedKvCache cache = paged_holding(held, page_size, engine);
-      result = cuda() ? decode_attention_cuda(q, cache, options) : decode_attention(q, cache, options);
-    } else {
-      const ContiguousKvCache cache = contiguous_holding(held);
-      result = cuda() ? decode_attention_cuda(q, cache, options) : decode_attention(q, cache, options);
+      return cuda() ? decode_attention_cuda(q, cache, options) : decode_attention(q, cache, options);
     }
+    const ContiguousKvCache cache = contiguous_holding(held);
+    return cuda() ? decode_attention_cuda(q, cache, options) : decode_attention(q, cache, options);
+  }
+
+  // The result, or nothing when the call failed (one failure, naming the call).
+  std::optional<DecodeResult> run(const Tensor4& q, const std::vector<Held>& held, std::int64_t page_size,
+                                  std::mt19937_64& engine, const DecodeOptions& options) const {
+    rooflab::testing::take_worker_report();  // forget what ran before
+    std::ostringstream call;
+    call << GetParam() << " decode attention of " << held.size() << " sequences, H=" << q.heads() << " d=" << q.cols()
+         << " page size " << page_size << " splits " << options.splits;
+    const std::optional<DecodeResult> ran =
+        ROOFLAB_CALL_OR_FAIL(call.str(), launch(q, held, page_size, engine, options));
+    if (!ran) return ran;
+    const DecodeResult& result = *ran;
     const rooflab::testing::WorkerReport report = rooflab::testing::take_worker_report();
     // The CUDA version runs in its two kernels (where the CPU runtime records
     // them; on a GPU nothing does), the CPU version in none.
@@ -163,11 +175,13 @@ class HiddenDecode : public ::testing::TestWithParam<std::string> {
           << GetParam() << ": decode_attention_cuda computes in its kernels split_kv and merge_splits (one launch "
           << "each), and decode_attention on the CPU launches none";
     }
-    return result;
+    return ran;
   }
 
-  // Every (sequence, head) against the fp64 reference on the test's own tensors.
-  void expect_matches_reference(std::int64_t heads, std::int64_t kv_heads, std::int64_t d,
+  // Every (sequence, head) against the fp64 reference on the test's own
+  // tensors; false when the call failed, so that a test of several shapes
+  // reports it once.
+  bool expect_matches_reference(std::int64_t heads, std::int64_t kv_heads, std::int64_t d,
                                 const std::vector<std::int64_t>& lengths, std::int64_t page_size,
                                 std::mt19937_64& engine, const DecodeOptions& options = {}) const {
     const auto sequences = static_cast<std::int64_t>(lengths.size());
@@ -176,9 +190,12 @@ class HiddenDecode : public ::testing::TestWithParam<std::string> {
     for (const std::int64_t length : lengths)
       held.push_back({rooflab::random_normal(1, kv_heads, length, d, engine()),
                       rooflab::random_normal(1, kv_heads, length, d, engine())});
-    const DecodeResult result = run(q, held, page_size, engine, options);
-    ASSERT_EQ(result.output.shape, q.shape);
-    ASSERT_EQ(result.lse.size(), static_cast<std::size_t>(sequences * heads));
+    const std::optional<DecodeResult> ran = run(q, held, page_size, engine, options);
+    if (!ran) return false;
+    const DecodeResult& result = *ran;
+    EXPECT_EQ(result.output.shape, q.shape);
+    EXPECT_EQ(result.lse.size(), static_cast<std::size_t>(sequences * heads));
+    if (result.output.shape != q.shape || result.lse.size() != static_cast<std::size_t>(sequences * heads)) return true;
     const std::int64_t group = heads / kv_heads;
     for (std::int64_t s = 0; s < sequences; ++s) {
       const Held& h = held[static_cast<std::size_t>(s)];
@@ -200,6 +217,7 @@ class HiddenDecode : public ::testing::TestWithParam<std::string> {
           << " H_kv=" << kv_heads << " d=" << d << " page size " << page_size;
       EXPECT_ALL_CLOSE_WITHIN(lse, expected.lse, kFp32) << GetParam() << ": sequence " << s;
     }
+    return true;
   }
 };
 
@@ -221,8 +239,8 @@ TEST_P(HiddenDecode, RandomShapesAndSplits) {
     const std::int64_t kv_heads = pick(engine, 1, 3), group = pick(engine, 1, 8), d = pick(engine, 1, 80);
     std::vector<std::int64_t> lengths(static_cast<std::size_t>(pick(engine, 1, 4)));
     for (std::int64_t& length : lengths) length = pick(engine, 0, 300);
-    expect_matches_reference(kv_heads * group, kv_heads, d, lengths, pick(engine, 1, 32), engine,
-                             {pick(engine, 0, 9), 0});
+    const std::int64_t page_size = pick(engine, 1, 32), splits = pick(engine, 0, 9);
+    if (!expect_matches_reference(kv_heads * group, kv_heads, d, lengths, page_size, engine, {splits, 0})) return;
   }
 }
 
@@ -235,10 +253,11 @@ TEST_P(HiddenDecode, OneQuerySeesEveryCachedKey) {
   const Tensor4 q = rooflab::random_normal(1, 1, 1, d, engine());
   Held held{rooflab::random_normal(1, 1, length, d, engine()), rooflab::random_normal(1, 1, length, d, engine())};
   for (std::int64_t c = 0; c < d; ++c) held.keys.row(0, length - 1)[c] = 4.0f * q.data[static_cast<std::size_t>(c)];
-  const DecodeResult result = run(q, {held}, 8, engine, {});
+  const std::optional<DecodeResult> result = run(q, {held}, 8, engine, {});
+  if (!result) return;
   const rooflab::reference::Attention expected = rooflab::reference::attention(q, held.keys, held.values);
-  EXPECT_ALL_CLOSE_WITHIN(result.output.data, expected.output, kFp32);
-  EXPECT_ALL_CLOSE_WITHIN(result.lse, expected.lse, kFp32);
+  EXPECT_ALL_CLOSE_WITHIN(result->output.data, expected.output, kFp32);
+  EXPECT_ALL_CLOSE_WITHIN(result->lse, expected.lse, kFp32);
 }
 
 // ---- the decode loop ----
