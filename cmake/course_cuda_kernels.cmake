@@ -6,7 +6,7 @@
 #                   for the CPU runtime (cmake/cuda_on_cpu.cmake) and compiled
 #                   by g++; where nvcc exists but no GPU, nvcc still compiles
 #                   them, as a check, into objects nothing links.
-#   GPU_CUDA_FILES  use what the CPU runtime does not model (tensor cores):
+#   GPU_CUDA_FILES  use what the CPU runtime does not model (inline PTX, say):
 #                   linked only where kernels run on a GPU, compile-checked by
 #                   nvcc wherever it exists. Elsewhere the functions they define
 #                   must come from the assignment's PROVIDED_FILES, as weak
@@ -42,6 +42,9 @@ function(_course_add_cuda_kernels name student_files cuda_files gpu_files runtim
   endif()
   rooflab_cuda_on_cpu(cpu_twins ${cuda_files})
   target_sources(${name}_student PRIVATE ${cpu_twins})
+  # <cuda_fp16.h>, <mma.h>, … are the CPU runtime's, ahead of any CUDA
+  # toolkit's (-I before Thrust's -isystem).
+  target_include_directories(${name}_student PRIVATE "${ROOFLAB_CUDA_CPU_HEADERS}")
   set_property(SOURCE ${cpu_twins} APPEND PROPERTY COMPILE_OPTIONS "${unused_is_fine}")
   set(${runtime_var} rooflab::cuda_cpu PARENT_SCOPE)
   if(ROOFLAB_WITH_CUDA)

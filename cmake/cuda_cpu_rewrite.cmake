@@ -11,7 +11,7 @@ file(READ "${INPUT}" text)
 # The chevrons are found as tokens, not by one regex, so that the configuration
 # may hold anything but ">>>" itself: std::max<int>(a, b), a ? b : c, x >> 1.
 # A "<<<" that is not a launch (in a comment, say) is left as it is.
-set(kernel_at_end "([A-Za-z_][A-Za-z0-9_:]*(<[^<>;()]*>)?)[ \t]*$")  # kernel or kernel<T>, before "<<<"
+set(kernel_at_end "([A-Za-z_][A-Za-z0-9_:]*(<[^<>;()]*>)?)[ \t\n]*$")  # kernel or kernel<T>, before "<<<" (a line break between: clang-format's)
 set(rewritten "")
 while(TRUE)
   string(FIND "${text}" "<<<" open)
@@ -32,10 +32,17 @@ while(TRUE)
     set(kernel "${CMAKE_MATCH_1}")  # the last MATCHES's group: the kernel
     string(REGEX REPLACE "<.*$" "" name "${kernel}")
     string(REGEX REPLACE "^.*::" "" name "${name}")
+    # Line breaks between the kernel and "<<<" come back inside the call, so
+    # that every later line keeps its number (#line below).
+    string(REGEX MATCH "${kernel_at_end}" tail "${before}")
+    string(REGEX REPLACE "[^\n]" "" tail_breaks "${tail}")
+    string(REGEX REPLACE "[^\n]" "" kernel_breaks "${kernel}")
+    string(LENGTH "${kernel_breaks}" kept)
+    string(SUBSTRING "${tail_breaks}" ${kept} -1 breaks)
     string(REGEX REPLACE "${kernel_at_end}" "" before "${before}")
     string(REGEX REPLACE "^[ \t]*\\(" "" text "${text}")
     string(APPEND rewritten "${before}::rooflab::cuda_cpu::launcher(\"${name}\", ${config})("
-           "[&](auto&... rooflab_arguments) { ${kernel}(rooflab_arguments...); })(")
+           "[&](auto&... rooflab_arguments) { ${kernel}(rooflab_arguments...); })(${breaks}")
   else()
     string(APPEND rewritten "${before}<<<${config}>>>")
   endif()
@@ -43,7 +50,10 @@ endwhile()
 set(text "${rewritten}${text}")
 
 # extern __shared__ T name[];  ->  T* name = <the block's dynamic shared memory>;
-string(REGEX REPLACE "extern[ \t]+__shared__[ \t]+([A-Za-z_][A-Za-z0-9_:]*)[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\\[[ \t]*\\][ \t]*;"
+# (an alignment, __align__(16) or alignas(16), is the runtime's: it aligns the
+# block's shared memory to 128 bytes; the type may take several words)
+string(REGEX REPLACE "(extern[ \t]+__shared__[ \t]+)(__align__|alignas)[ \t]*\\([^)]*\\)[ \t]*" "\\1" text "${text}")
+string(REGEX REPLACE "extern[ \t]+__shared__[ \t]+([A-Za-z_][A-Za-z0-9_: \t]*[A-Za-z0-9_])[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\\[[ \t]*\\][ \t]*;"
                      "\\1* \\2 = static_cast<\\1*>(::rooflab::cuda_cpu::dynamic_shared_memory());" text "${text}")
 # __shared__ T name[…];  ->  auto& name = <the array in the block's shared memory>;
 # (after the extern form, which the pattern below would match too)
@@ -54,6 +64,12 @@ string(REGEX REPLACE "(static[ \t]+)?__shared__[ \t]+([A-Za-z_][A-Za-z0-9_:<>, \
 # Functions (a parenthesis before the name's end) are left as they are.
 string(REGEX REPLACE "(__device__|__constant__)([^;(){}=\n]*[ \t*&])([A-Za-z_][A-Za-z0-9_]*)([ \t]*\\[[^];\n]*\\])*([ \t]*=[^;]*|[ \t]*{[^;]*})?[ \t]*;"
                      "\\0 ROOFLAB_REGISTER_DEVICE_VARIABLE(\\3);" text "${text}")
+# __launch_bounds__(max_threads, …) NAME(params) {  ->  NAME(params) { check_launch_bounds(max_threads, …);
+# the first statement of the kernel's body: a launch with more threads per
+# block than it declares fails, as a GPU refuses it. (A declaration keeps it:
+# the macro is empty.)
+string(REGEX REPLACE "__launch_bounds__[ \t]*\\(([^()]*)\\)([^{};]*)\\{"
+                     "\\2{ ::rooflab::cuda_cpu::check_launch_bounds(\\1);" text "${text}")
 set(result "// Generated from ${INPUT} by cmake/cuda_cpu_rewrite.cmake: runs on the CPU.\n#include \"rooflab/cuda_cpu_memory_functions.hpp\"\n#include \"rooflab/cuda_cpu.hpp\"\n#line 1 \"${INPUT}\"\n${text}")
 # The output must end up newer than its input, even when the rewrite is the
 # same (a .cu file touched or saved unchanged): an output left older makes

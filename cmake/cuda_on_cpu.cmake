@@ -23,13 +23,16 @@
 # _FORTIFY_SOURCE, whose checked copies (__memcpy_chk) would bypass the
 # runtime's memcpy (rooflab/cuda_cpu_memory_functions.hpp), and without tail
 # calls, so that an atomic or a memcpy that ends a kernel returns into the
-# kernel: the runtime names its line by that return address.
+# kernel: the runtime names its line by that return address. Aggregates stay
+# whole (-fno-tree-sra), so that `float4 v = p[i];` is one 16-byte access, as
+# on a GPU, not four.
 # The launch configuration may hold anything but ">>>" (template arguments such
 # as std::max<int>(…) included).
 set(ROOFLAB_CUDA_ON_CPU_FLAGS
     -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 -Wno-tsan -g1
     -gdwarf-4
     -Wno-unknown-pragmas -fstack-clash-protection -U_FORTIFY_SOURCE -fno-optimize-sibling-calls
+    -fno-tree-sra
     CACHE INTERNAL "How the CPU build of a CUDA source is compiled (cmake/cuda_on_cpu.cmake)")
 #
 # rooflab_cuda_on_cpu(<out-var> UNCHECKED <file.cu>...) writes the same

@@ -39,6 +39,8 @@ WorkerReport take_worker_report() {
     launch.dram_write_bytes = m.dram_write_bytes;
     launch.bytes_read_from = record.bytes_read_from;
     launch.host_words_read = record.host_words_read;
+    launch.tensor_core_operations = record.tensor_core_operations;
+    launch.tensor_core_flops = record.tensor_core_flops;
     report.launches.push_back(std::move(launch));
   }
   for (cuda_cpu::DeviceToHostWords& copied : cuda_cpu::take_device_to_host_words())

@@ -1,7 +1,11 @@
 // Kernels whose cost in the CPU runtime `rooflab bench cuda-cpu` measures:
 // memory-heavy (a copy, a tiled transpose, a row softmax with shuffles) and
-// synchronisation-heavy (barriers, many tiny blocks). Compiled twice
+// synchronisation-heavy (barriers, many tiny blocks), and tensor cores (a
+// WMMA GEMM, whose mma_sync the runtime emulates). Compiled twice
 // (tools/CMakeLists.txt): ROOFLAB_BENCH_VARIANT names the namespace.
+#include <cuda_fp16.h>
+#include <mma.h>
+
 #include <cmath>
 #include <vector>
 
@@ -38,6 +42,22 @@ __global__ void row_softmax(float* rows, int width) {
   for (int j = threadIdx.x; j < width; j += 32) row[j] = expf(row[j] - largest) / sum;
 }
 
+// C = A·B for n × n fp16 A and B, fp32 C: one warp per 16 × 16 tile of C.
+__global__ void wmma_gemm(const __half* a, const __half* b, float* c, int n) {
+  namespace wmma = nvcuda::wmma;
+  const int row = blockIdx.y * 16, col = blockIdx.x * 16;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> sum;
+  wmma::fill_fragment(sum, 0.0f);
+  for (int k = 0; k < n; k += 16) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a_part;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b_part;
+    wmma::load_matrix_sync(a_part, a + row * n + k, n);
+    wmma::load_matrix_sync(b_part, b + k * n + col, n);
+    wmma::mma_sync(sum, a_part, b_part, sum);
+  }
+  wmma::store_matrix_sync(c + row * n + col, sum, n, wmma::mem_row_major);
+}
+
 __global__ void barriers(int count) {
   for (int i = 0; i < count; ++i) __syncthreads();
 }
@@ -68,6 +88,17 @@ KernelTiming time_row_softmax(int repeats) {
   rooflab::cuda::DeviceBuffer<float> data(std::vector<float>(rows * width, 0.5f));
   return timed("row softmax, shuffles (1024²)", repeats, 4.0 * rows * width,
                [&] { row_softmax<<<rows, 32>>>(data.get(), width); });
+}
+
+KernelTiming time_wmma_gemm(int repeats) {
+  constexpr int n = 256;  // 256 warps × 16 mma_sync
+  const std::vector<__half> ones(n * n, __float2half(1.0f));
+  rooflab::cuda::DeviceBuffer<__half> a(ones), b(ones);
+  rooflab::cuda::DeviceBuffer<float> c(n * n);
+  // Each warp's loads and stores are 16-byte pieces: 64 per k step, 64 to store.
+  const double accesses = (n / 16.0) * (n / 16.0) * (64.0 * (n / 16) + 64.0);
+  return timed("WMMA GEMM 256³ (4096 mma_sync)", repeats, accesses,
+               [&] { wmma_gemm<<<dim3(n / 16, n / 16), 32>>>(a.get(), b.get(), c.get(), n); });
 }
 
 KernelTiming time_barriers(int repeats) {

@@ -20,6 +20,7 @@ struct KernelTiming {
   KernelTiming time_row_softmax(int repeats); /* 1024 rows of 1024, a warp a row */          \
   KernelTiming time_barriers(int repeats);    /* 8 blocks × 256 threads × 1000 barriers */ \
   KernelTiming time_tiny_blocks(int repeats); /* 2000 blocks of 32 threads */                \
+  KernelTiming time_wmma_gemm(int repeats);   /* 256³ fp16 through WMMA, 4096 mma_sync */   \
   }
 ROOFLAB_BENCH_KERNELS(checked)
 ROOFLAB_BENCH_KERNELS(unchecked)

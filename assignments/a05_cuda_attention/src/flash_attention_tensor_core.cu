@@ -1,5 +1,5 @@
-// a05_cuda_attention, part 3 (performance lab, needs a GPU): flash attention
-// on tensor cores through WMMA.
+// a05_cuda_attention, part 3 (performance lab): flash attention on tensor
+// cores through WMMA.
 //
 // The algorithm is part 2's; what changes is who multiplies. A warp's tensor
 // cores multiply 16×16 fp16 tiles into fp32 accumulators in one instruction
@@ -13,8 +13,14 @@
 // to know which row each value belongs to, and a fragment's layout is
 // unspecified.
 //
-// Compiled by nvcc only (GPU_CUDA_FILES): the CPU runtime does not model
-// tensor cores. Without a GPU the provided tensor_core_unavailable.cpp stands in.
+// Bank conflicts: a warp's fragment loads and stores read 16-byte pieces of
+// several rows at once. Rows whose stride is a multiple of 128 bytes put
+// every row's piece in the same banks (a 16×16 fp16 tile with 128-byte rows
+// takes 16 wavefronts where 4 would do), so every tile's rows are padded by
+// 16 bytes (kHalfPad, kFloatPad). The softmax walks each row with the whole
+// warp, lane j on keys j and j + 32: consecutive words, no conflict.
+//
+// Runs on a GPU and in the CPU runtime, which models WMMA (rooflab/cuda_cpu.hpp).
 #include <cuda_fp16.h>  // keep: __half
 #include <mma.h>
 
@@ -31,13 +37,25 @@ constexpr int kWarps = 4;                       // warps per block
 constexpr int kFragment = 16;                   // WMMA's 16×16×16 tiles
 constexpr int kBlockRows = kWarps * kFragment;  // B_r = 64 query rows per block
 constexpr int kBlockCols = 64;                  // B_c keys per streamed tile
+constexpr int kHalfPad = 8, kFloatPad = 4;      // 16 bytes of padding per row
 
-// Shared memory for head dim D, in bytes: Q, K, V tiles (fp16), S (fp32), P
-// (fp16), O (fp32), and each row's m and l.
+// Row strides of the shared tiles, in elements, for head dim D.
+template <int D>
+struct Strides {
+  static constexpr int qkv = D + kHalfPad;          // Q, K, V (fp16)
+  static constexpr int p = kBlockCols + kHalfPad;   // P (fp16)
+  static constexpr int s = kBlockCols + kFloatPad;  // S (fp32)
+  static constexpr int o = D + kFloatPad;           // O (fp32)
+};
+
+// Shared memory for head dim D, in bytes: Q, K, V tiles (fp16), P (fp16), S
+// and O (fp32), and each row's m and l. Every tile starts 32-byte aligned, as
+// WMMA's loads and stores require.
 template <int D>
 constexpr std::size_t shared_bytes() {
-  return sizeof(__half) * (kBlockRows * D + 2 * kBlockCols * D + kBlockRows * kBlockCols) +
-         sizeof(float) * (kBlockRows * kBlockCols + kBlockRows * D + 2 * kBlockRows);
+  using S = Strides<D>;
+  return sizeof(__half) * (kBlockRows * S::qkv + 2 * kBlockCols * S::qkv + kBlockRows * S::p) +
+         sizeof(float) * (kBlockRows * S::s + kBlockRows * S::o + 2 * kBlockRows);
 }
 
 template <int D>

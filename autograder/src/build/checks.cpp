@@ -53,27 +53,22 @@ constexpr Rule kForbiddenDefinitions[] = {
 // What kernel code may call of the CPU runtime: what rooflab/cuda_cpu.hpp's
 // CUDA names expand to. A call of anything else in its namespace (the running
 // launch's checker, say) is a submission reaching into the runtime.
-constexpr std::string_view kRuntimeEntryPoints[] = {"_ZN7rooflab8cuda_cpu12thread_indexE",
-                                                    "_ZN7rooflab8cuda_cpu11block_indexE",
-                                                    "_ZN7rooflab8cuda_cpu16block_dimensionsE",
-                                                    "_ZN7rooflab8cuda_cpu15grid_dimensionsE",
-                                                    "_ZN7rooflab8cuda_cpu11syncthreadsE",
-                                                    "_ZN7rooflab8cuda_cpu17syncthreads_countE",
-                                                    "_ZN7rooflab8cuda_cpu8syncwarpE",
-                                                    "_ZN7rooflab8cuda_cpu7shuffleE",
-                                                    "_ZN7rooflab8cuda_cpu6ballotE",
-                                                    "_ZN7rooflab8cuda_cpu9this_laneE",
-                                                    "_ZN7rooflab8cuda_cpu11active_maskE",
-                                                    "_ZN7rooflab8cuda_cpu12pause_threadE",
-                                                    "_ZN7rooflab8cuda_cpu4trapE",
-                                                    "_ZN7rooflab8cuda_cpu5fenceE",
-                                                    "_ZN7rooflab8cuda_cpu12thread_clockE",
-                                                    "_ZN7rooflab8cuda_cpu21dynamic_shared_memoryE",
-                                                    "_ZN7rooflab8cuda_cpu12shared_arrayE",
-                                                    "_ZN7rooflab8cuda_cpu6detail10run_kernelE",
-                                                    "_ZN7rooflab8cuda_cpu6detail6atomicI",
-                                                    "_ZN7rooflab8cuda_cpu24register_device_variableE",
-                                                    "_ZN7rooflab8cuda_cpu18last_error_messageB5cxx11E"};
+constexpr std::string_view kRuntimeEntryPoints[] = {
+    "_ZN7rooflab8cuda_cpu12thread_indexE", "_ZN7rooflab8cuda_cpu11block_indexE",
+    "_ZN7rooflab8cuda_cpu16block_dimensionsE", "_ZN7rooflab8cuda_cpu15grid_dimensionsE",
+    "_ZN7rooflab8cuda_cpu11syncthreadsE", "_ZN7rooflab8cuda_cpu17syncthreads_countE", "_ZN7rooflab8cuda_cpu8syncwarpE",
+    "_ZN7rooflab8cuda_cpu7shuffleE", "_ZN7rooflab8cuda_cpu6ballotE", "_ZN7rooflab8cuda_cpu9this_laneE",
+    "_ZN7rooflab8cuda_cpu11active_maskE", "_ZN7rooflab8cuda_cpu12pause_threadE", "_ZN7rooflab8cuda_cpu4trapE",
+    "_ZN7rooflab8cuda_cpu5fenceE", "_ZN7rooflab8cuda_cpu12thread_clockE",
+    "_ZN7rooflab8cuda_cpu21dynamic_shared_memoryE", "_ZN7rooflab8cuda_cpu12shared_arrayE",
+    "_ZN7rooflab8cuda_cpu6detail10run_kernelE", "_ZN7rooflab8cuda_cpu6detail6atomicI",
+    "_ZN7rooflab8cuda_cpu24register_device_variableE", "_ZN7rooflab8cuda_cpu18last_error_messageB5cxx11E",
+    // WMMA (rooflab/cuda_cpu_wmma.hpp), cooperative groups,
+    // __launch_bounds__ and cudaFuncSetAttribute
+    "_ZN7rooflab8cuda_cpu15warp_collectiveE", "_ZN7rooflab8cuda_cpu11launch_drawE", "_ZN7rooflab8cuda_cpu10access_forE",
+    "_ZN7rooflab8cuda_cpu17check_matrix_tileE", "_ZN7rooflab8cuda_cpu27count_tensor_core_operationE",
+    "_ZN7rooflab8cuda_cpu7fail_atE", "_ZN7rooflab8cuda_cpu19check_launch_boundsE",
+    "_ZN7rooflab8cuda_cpu18function_attributeE"};
 
 // Only strong definitions: the runtime's header makes template instances and
 // inline functions in its namespace weak definitions of every CUDA object.

@@ -42,16 +42,26 @@
 //     unique DRAM sectors touched (LaunchRecord), and records who last wrote
 //     every byte of device memory, so that tests can ask whether a result was
 //     a kernel's work.
-// What a GPU would hang on is an error too: a __syncthreads some threads
-// never reach, a warp-level call whose mask names a lane that has exited or
-// waits elsewhere, a spin-wait nothing will ever release, more than 1024
-// threads or 48 KiB of shared memory per block.
+// What a GPU would hang on, fault on or refuse is an error too: a
+// __syncthreads some threads never reach, a warp-level call whose mask names
+// a lane that has exited or waits elsewhere, a spin-wait nothing will ever
+// release, an access its size does not align ("misaligned address"), more
+// than 1024 threads per block or than __launch_bounds__ declares, more than
+// 48 KiB of shared memory without cudaFuncSetAttribute (227 KiB with it, as
+// an H100 allows).
 //
-// Not modelled: timing and occupancy, tensor cores, inline PTX, warp
-// lock-step (threads of a warp meet only at warp-level calls, as independent
-// thread scheduling allows), caches (DRAM bytes are compulsory traffic),
-// streams (every call is synchronous), a spin-wait on another block (blocks
-// never run at the same time here, and a GPU does not promise they do).
+// Modern CUDA's own headers come with it (common/cuda_cpu_headers):
+// <cuda_fp16.h> and <cuda_bf16.h> (rooflab/cuda_cpu_half.hpp), <mma.h>
+// (WMMA: rooflab/cuda_cpu_wmma.hpp, a fragment's layout drawn per launch),
+// <cooperative_groups.h>; the vector types (float4 …) are here
+// (rooflab/cuda_cpu_vector_types.hpp), and streams and events exist, every
+// call synchronous.
+//
+// Not modelled: timing and occupancy, inline PTX, warp lock-step (threads of
+// a warp meet only at warp-level calls, as independent thread scheduling
+// allows), caches (DRAM bytes are compulsory traffic), concurrency between
+// streams, grid-wide sync, a spin-wait on another block (blocks never run at
+// the same time here, and a GPU does not promise they do).
 #pragma once
 
 #include <math.h>
@@ -67,6 +77,7 @@
 #include <utility>
 #include <vector>
 
+#include "rooflab/cuda_cpu_vector_types.hpp"
 #include "rooflab/cuda_limits.hpp"
 
 namespace rooflab::cuda_cpu {
@@ -79,6 +90,7 @@ struct dim3 {
 
 using cuda::kMaxThreadsPerBlock;
 using cuda::kSharedMemoryPerBlock;
+using cuda::kSharedMemoryPerBlockOptIn;
 using cuda::kWarpSize;
 
 // A launch a GPU would refuse, hang on, fault on or leave undefined; names
@@ -103,6 +115,41 @@ void syncwarp(unsigned mask);
 std::uint64_t shuffle(unsigned mask, std::uint64_t value, int source_lane, const char* what);
 unsigned ballot(unsigned mask, bool predicate);
 unsigned this_lane();
+// A warp-collective operation (WMMA's, the tensor-core atoms'): every lane
+// of `mask` calls warp_collective() at the same instruction with the same
+// arguments, each posting its `data`; once all have come, the operation's
+// `combine` runs once, before any of them goes on, with every lane's data
+// (lane_data[lane], null outside the mask). A lane that waits elsewhere,
+// has exited or passes other arguments is an error naming the call, its
+// source line and the lanes, as on a GPU such a warp is not converged.
+struct WarpCollective {
+  const char* what;            // "wmma::mma_sync"
+  const void* pc;              // the caller's return address: names its source line
+  std::uint64_t arguments;     // a digest of what every lane must pass alike
+  const char* argument_names;  // "pointer, ldm, layout", for the error
+  void (*combine)(void* const* lane_data, unsigned mask);
+};
+void warp_collective(const WarpCollective& operation, unsigned mask, void* data);
+// A number drawn once per launch: what CUDA leaves unspecified (a WMMA
+// fragment's element layout) is drawn from it, so that code relying on one
+// layout fails on some launch.
+std::uint64_t launch_draw();
+// Fails the launch: "kernel K: thread (…) of block (…) at file:line: why".
+[[noreturn]] void fail_at(const void* pc, const std::string& why);
+// What the CUDA Programming Guide requires of a WMMA load's or store's
+// pointer (argument `pointer_argument`, 256-bit aligned) and leading
+// dimension (a multiple of 16 bytes of `element_bytes` elements); fails the
+// launch naming `what` and the argument. (Here, not in kernel code: a
+// message built there would be kernel code writing host memory.)
+void check_matrix_tile(const char* what, int pointer_argument, const void* pointer, unsigned ldm,
+                       unsigned element_bytes, const void* pc);
+// Memory access on behalf of kernel code at `pc` (a WMMA load or store):
+// checked and counted as that line's access of `bytes` at the device side
+// (`from` for a read, `to` for a write), then copied.
+void access_for(const void* pc, void* to, const void* from, unsigned bytes, bool write);
+// A tensor-core operation of the running launch: `flops` multiply-adds ×2
+// (2·m·n·k per mma), counted apart from the CUDA cores' (LaunchRecord).
+void count_tensor_core_operation(std::uint64_t flops);
 // The lanes of the calling thread's warp that have not exited.
 unsigned active_mask();
 // __nanosleep, and any wait: lets the block's other threads run.
@@ -155,6 +202,9 @@ struct LaunchRecord {
   // most 2^20): what a test asks to know that a kernel read its inputs.
   std::vector<std::pair<std::string, std::uint64_t>> bytes_read_from;
   std::vector<std::uint32_t> host_words_read;
+  // Tensor-core operations (wmma::mma_sync, the mma atoms) and their FLOPs
+  // (2·m·n·k each): what a tensor-core kernel must show it ran.
+  std::uint64_t tensor_core_operations = 0, tensor_core_flops = 0;
 };
 // The launches made since the last call (at most the last 4096), oldest first.
 std::vector<LaunchRecord> take_launch_records();
@@ -261,9 +311,35 @@ struct LaunchConfiguration {
     return {name, kernel, grid, block, shared_bytes};
   }
 };
+}  // namespace rooflab::cuda_cpu
+
+// Streams exist so that code written for them compiles and runs; every call
+// is synchronous here, as if each ran alone on the default stream.
+struct CUstream_cpu;
+using cudaStream_t = CUstream_cpu*;
+
+namespace rooflab::cuda_cpu {
+
 inline LaunchConfiguration launcher(const char* name, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
-                                    int /*stream: every launch is synchronous*/ = 0) {
+                                    cudaStream_t /*stream: every launch is synchronous*/ = nullptr) {
   return {name, grid, block, shared_bytes};
+}
+
+// __launch_bounds__(max_threads, …) as the build step rewrites it: the first
+// statement of the kernel's body, so that a launch with more threads per
+// block than the kernel declares fails, as a GPU refuses it.
+void check_launch_bounds(unsigned max_threads_per_block, unsigned min_blocks_per_sm = 0,
+                         unsigned max_blocks_per_cluster = 0);
+
+// cudaFuncSetAttribute(kernel, attribute, value) as the macro below spells
+// it: `spelled` is the call's argument text, whose first name is the
+// kernel's. Attributes are kept by the kernel's name: the instantiations of
+// a template kernel share them. Returns a cudaError_t.
+int function_attribute(const char* spelled, int attribute, int value);
+template <class Kernel>
+int set_function_attribute(const char* spelled, Kernel* /*kernel*/, int attribute, int value) {
+  static_assert(std::is_function_v<Kernel>, "cudaFuncSetAttribute takes a kernel");
+  return function_attribute(spelled, attribute, value);
 }
 
 }  // namespace rooflab::cuda_cpu
@@ -272,7 +348,9 @@ inline LaunchConfiguration launcher(const char* name, dim3 grid, dim3 block, std
 
 using rooflab::cuda_cpu::dim3;
 
-#define __global__
+// A kernel stays a function of its own, never inlined into a launch: every
+// launch of it runs one body, whose line table names the .cu file's lines.
+#define __global__ __attribute__((noinline))
 #define __device__
 #define __host__
 #define __constant__
@@ -288,6 +366,8 @@ using rooflab::cuda_cpu::dim3;
 #define __noinline__
 #define __restrict__ __restrict
 #define __align__(n) alignas(n)
+// The build step turns __launch_bounds__(…) into a check at the start of
+// the kernel's body (cmake/cuda_cpu_rewrite.cmake); left here, it is empty.
 #define __launch_bounds__(...)
 // Declarations the build step did not rewrite (code that includes this header
 // directly): one copy per OS thread, which runs one block at a time.
@@ -478,6 +558,7 @@ enum cudaError_t {
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorLaunchFailure = 719,
+  cudaErrorNotSupported = 801,
 };
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
@@ -488,6 +569,12 @@ enum cudaMemcpyKind {
 };
 struct CUevent_cpu;
 using cudaEvent_t = CUevent_cpu*;
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+inline constexpr unsigned cudaStreamDefault = 0, cudaStreamNonBlocking = 1;
+inline constexpr unsigned cudaEventDefault = 0, cudaEventDisableTiming = 2;
 
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes);
 template <class T>
@@ -513,14 +600,28 @@ cudaError_t cudaMemcpyFromSymbol(void* to, const T& symbol, std::size_t bytes, s
   std::memcpy(to, reinterpret_cast<const char*>(&symbol) + offset, bytes);
   return cudaSuccess;
 }
+cudaError_t cudaMemcpyAsync(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream = nullptr);
+cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t stream = nullptr);
 cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
+// The kernel's attribute, for its launches (by the kernel's name; see
+// rooflab::cuda_cpu::set_function_attribute).
+#define cudaFuncSetAttribute(...) \
+  static_cast<cudaError_t>(::rooflab::cuda_cpu::set_function_attribute(#__VA_ARGS__, __VA_ARGS__))
 cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();
 const char* cudaGetErrorString(cudaError_t error);
-// Events exist so that timing code compiles; elapsed times are measured on the
-// CPU and say nothing about a GPU.
+// Events exist so that timing code compiles and runs; cudaEventElapsedTime
+// returns cudaErrorNotSupported, saying that the CPU runtime times nothing
+// (a time measured here would say nothing of a GPU).
 cudaError_t cudaEventCreate(cudaEvent_t* event);
-cudaError_t cudaEventRecord(cudaEvent_t event, int stream = 0);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);

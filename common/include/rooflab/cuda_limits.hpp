@@ -10,5 +10,10 @@ namespace rooflab::cuda {
 inline constexpr unsigned kWarpSize = 32;
 inline constexpr unsigned kMaxThreadsPerBlock = 1024;
 inline constexpr std::size_t kSharedMemoryPerBlock = 48 * 1024;  // without cudaFuncSetAttribute
+// The most a block may use after cudaFuncSetAttribute(kernel,
+// cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) on the GPU the CPU
+// runtime models, an H100 (sm_90): 227 KiB.
+inline constexpr std::size_t kSharedMemoryPerBlockOptIn = 227 * 1024;
+inline constexpr const char* kModelledGpu = "H100";
 
 }  // namespace rooflab::cuda

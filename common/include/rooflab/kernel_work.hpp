@@ -83,6 +83,49 @@ inline ::testing::AssertionResult KernelRead(const WorkerReport& report, const s
                                        << " on the device: the kernels must compute from their inputs";
 }
 
+// `value` as the fp16 bits __float2half gives it (round to nearest, ties to
+// even) where it is an fp16 normal number; anything else becomes a NaN's
+// bits, which no input holds: KernelReadFp16 asks for one value read.
+inline std::uint32_t fp16_bits(float value) {
+  const std::uint32_t bits = bits_of(value), sign = bits >> 16 & 0x8000u;
+  const int exponent = static_cast<int>(bits >> 23 & 0xffu) - 127 + 15;
+  if (exponent <= 0 || exponent >= 31) return 0x7e01u;
+  std::uint32_t half = static_cast<std::uint32_t>(exponent) << 10 | (bits & 0x7fffffu) >> 13;
+  const std::uint32_t rest = bits & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) ++half;  // a carry into the exponent is right too
+  return sign | half;
+}
+
+// KernelRead for an input the host converted to fp16 before copying it:
+// the kernel read a 4-byte word holding two of its neighbouring values.
+inline ::testing::AssertionResult KernelReadFp16(const WorkerReport& report, const std::string& kernel,
+                                                 const std::vector<float>& input, const std::string& what) {
+  if (!report.kernels_recorded || input.size() < 2) return ::testing::AssertionSuccess();
+  bool launched = false;
+  for (const KernelLaunch& launch : report.launches) {
+    if (launch.kernel != kernel) continue;
+    launched = true;
+    for (std::size_t i = 0; i + 1 < input.size(); i += 2) {
+      const std::uint32_t word = fp16_bits(input[i]) | fp16_bits(input[i + 1]) << 16;
+      if (std::binary_search(launch.host_words_read.begin(), launch.host_words_read.end(), word))
+        return ::testing::AssertionSuccess();
+    }
+  }
+  return ::testing::AssertionFailure() << kernel << (launched ? " never read " : " never ran, so never read ") << what
+                                       << " (in fp16) on the device: the kernels must compute from their inputs";
+}
+
+// The launches of `kernel` ran tensor-core operations (wmma::mma_sync or the
+// mma atoms): a kernel on CUDA cores under a tensor-core name does not.
+inline ::testing::AssertionResult RanOnTensorCores(const WorkerReport& report, const std::string& kernel) {
+  if (!report.kernels_recorded) return ::testing::AssertionSuccess();
+  for (const KernelLaunch& launch : report.launches)
+    if (launch.kernel == kernel && launch.tensor_core_operations > 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << kernel
+                                       << " ran no tensor-core operation (wmma::mma_sync): the tensor-core kernel "
+                                          "must multiply on tensor cores";
+}
+
 // The launches of `kernel` read bytes that `writer` (another kernel) wrote.
 inline ::testing::AssertionResult KernelReadTheOutputOf(const WorkerReport& report, const std::string& kernel,
                                                         const std::string& writer) {

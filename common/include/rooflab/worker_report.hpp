@@ -34,6 +34,8 @@ struct KernelLaunch {
   // 4-byte words it read that a copy from the host had put there (sorted).
   std::vector<std::pair<std::string, std::uint64_t>> bytes_read_from;
   std::vector<std::uint32_t> host_words_read;
+  // Tensor-core operations (wmma::mma_sync, the mma atoms) and their FLOPs.
+  std::uint64_t tensor_core_operations = 0, tensor_core_flops = 0;
 };
 
 // What cudaMemcpy brought back to the host: the distinct 4-byte words

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "memory_checker.hpp"
 #include "scheduler_internal.hpp"
@@ -38,6 +39,15 @@ void on_copy(void* to, const void* from, std::size_t bytes, const void* pc) {
 }
 
 }  // namespace rooflab::cuda_cpu::detail
+
+namespace rooflab::cuda_cpu {
+
+void access_for(const void* pc, void* to, const void* from, unsigned bytes, bool write) {
+  detail::on_access(write ? to : from, bytes, write ? detail::kWrite : 0u, pc);
+  std::memcpy(to, from, bytes);
+}
+
+}  // namespace rooflab::cuda_cpu
 
 namespace {
 using rooflab::cuda_cpu::detail::kRange;

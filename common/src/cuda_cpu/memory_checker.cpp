@@ -170,6 +170,19 @@ std::vector<std::pair<std::uintptr_t, std::uintptr_t>> read_only_segments() {
   return segments;
 }
 
+// The access the hooks' flags (scheduler_internal.hpp's AccessFlags) describe.
+Access access_of(std::uintptr_t address, unsigned size, unsigned flags, const void* pc) {
+  Access access;
+  access.address = address;
+  access.size = size;
+  access.write = flags & kWrite;
+  access.strength = flags & kAtomic ? Strength::atomic : flags & kVolatile ? Strength::relaxed : Strength::plain;
+  access.pc = pc;
+  access.synchronizes = flags & kSynchronizes;
+  access.range = flags & kRange;
+  return access;
+}
+
 const char* kind_of(const Access& access) {
   if (access.strength == Strength::atomic) return access.write ? "atomic update" : "atomic read";
   if (access.strength == Strength::relaxed) return access.write ? "volatile write" : "volatile read";
@@ -182,14 +195,15 @@ constinit thread_local LaunchChecker* running_checker = nullptr;
 void set_current_checker(LaunchChecker* checker) { running_checker = checker; }
 
 LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                             unsigned char shared_pattern)
+                             std::size_t shared_limit, unsigned char shared_pattern)
     : call_(call),
       grid_(grid),
       block_(block),
       dynamic_bytes_(dynamic_shared_bytes),
+      shared_limit_(shared_limit),
       shared_pattern_(shared_pattern),
       writer_(kernel_writer_tag(call.name)),
-      arena_(static_cast<unsigned char*>(std::aligned_alloc(128, kSharedMemoryPerBlock))),
+      arena_(static_cast<unsigned char*>(std::aligned_alloc(128, kSharedMemoryPerBlockOptIn))),
       warps_((block.count() + kWarpSize - 1) / kWarpSize) {
   static_assert(sizeof(Word) == 64, "a word's shadow fills one cache line");
   static const auto segments = read_only_segments();
@@ -215,7 +229,7 @@ LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std:
   shared_begin_ = shared_region_->begin;
   call_begin_ = reinterpret_cast<std::uintptr_t>(call.call);
   call_bytes_ = call.call_bytes;
-  shared_region_->bytes = kSharedMemoryPerBlock;
+  shared_region_->bytes = kSharedMemoryPerBlockOptIn;
   statics_region_ = std::make_unique<Region>();
   statics_region_->kind = RegionKind::statics;
   constants_region_ = std::make_unique<Region>();
@@ -232,7 +246,8 @@ void LaunchChecker::begin_block(unsigned linear) {
   interval_ = 0;
   epoch_ = epoch_of(block_linear_, interval_);
   // Whatever the last block left, as a GPU's shared memory holds: never zeros.
-  std::memset(arena_.get(), shared_pattern_, std::min(kSharedMemoryPerBlock, dynamic_bytes_ + static_bytes_ + 128));
+  std::memset(arena_.get(), shared_pattern_,
+              std::min(kSharedMemoryPerBlockOptIn, dynamic_bytes_ + static_bytes_ + 128));
 }
 
 void LaunchChecker::barrier() {
@@ -256,11 +271,12 @@ void* LaunchChecker::shared_array(const char* name, int line, std::size_t bytes,
     if (array.name == name && array.line == line) return arena_.get() + array.offset;
   const std::size_t start = dynamic_bytes_ + static_bytes_;
   const std::size_t offset = (start + alignment - 1) / alignment * alignment;
-  if (offset + bytes > kSharedMemoryPerBlock) {
+  if (offset + bytes > shared_limit_ || offset + bytes - dynamic_bytes_ > kSharedMemoryPerBlock) {
     error = std::string("kernel ") + call_.name + ": __shared__ " + name + " (line " + std::to_string(line) +
             ") needs " + std::to_string(bytes) + " bytes, which makes the block's shared memory " +
             std::to_string(offset + bytes) + " bytes (" + std::to_string(dynamic_bytes_) + " dynamic): more than the " +
-            std::to_string(kSharedMemoryPerBlock) + " a block may have";
+            std::to_string(offset + bytes > shared_limit_ ? shared_limit_ : kSharedMemoryPerBlock) +
+            (offset + bytes > shared_limit_ ? " a block of this launch may have" : " static bytes a block may have");
     return nullptr;
   }
   // The block's first use of the array: its bytes hold the launch's pattern.
@@ -385,6 +401,18 @@ bool LaunchChecker::fail_fault(const ThreadContext& thread, const Access& access
   return false;
 }
 
+void LaunchChecker::fail_misaligned(const ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags,
+                                    const void* pc) {
+  const Access access = access_of(address, size, flags, pc);
+  const Region* region = region_of(address, size);
+  problem_ = std::string("kernel ") + call_.name + ": misaligned address: " + who(block_linear_, thread.linear) +
+             " makes a " + std::to_string(size) + "-byte " + kind_of(access) + " at " + source_line(pc) + " of " +
+             (region ? describe(*region, address) : hex(address)) + ", an address " + std::to_string(size) +
+             " does not divide; on a GPU an access must be aligned to its size (a float4 to 16 bytes) or it "
+             "faults (compute-sanitizer's memcheck)";
+  abandon();
+}
+
 bool LaunchChecker::fail_parameter_write(const ThreadContext& thread, const Access& access) {
   problem_ = std::string("kernel ") + call_.name + ": " + who(block_linear_, thread.linear) +
              " writes the kernel's parameters at " + source_line(access.pc);
@@ -431,7 +459,7 @@ std::string LaunchChecker::fault(const ThreadContext& thread, const Access& acce
       where.resize(where.size() - std::string(", byte 0").size());
     }
   }
-  if (where.empty() && address >= shared_region_->begin && address < shared_region_->begin + kSharedMemoryPerBlock)
+  if (where.empty() && address >= shared_region_->begin && address < shared_region_->begin + kSharedMemoryPerBlockOptIn)
     where = "past the end of the block's " + std::to_string(dynamic_bytes_ + static_bytes_) + " bytes of shared memory";
   if (where.empty() && access.write && constants_region_ &&
       std::any_of(constant_segments_.begin(), constant_segments_.end(),
@@ -705,6 +733,9 @@ bool LaunchChecker::shared_word_access(ThreadContext& thread, std::uintptr_t add
 void LaunchChecker::check(ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags,
                           const void* pc) {
   const RuntimeScope inside(&thread);
+  // A GPU faults on an access its size does not divide the address of (a
+  // copy's ranges go byte by byte, where the size is no alignment).
+  if (!(flags & kRange) && (address & (size - 1)) != 0) fail_misaligned(thread, address, size, flags, pc);
   // Most accesses: a plain load or store of one word of shared memory (which
   // the kernel's parameters never overlap), what access() does for it.
   const std::size_t live = dynamic_bytes_ + static_bytes_;
@@ -718,14 +749,7 @@ void LaunchChecker::check(ThreadContext& thread, std::uintptr_t address, unsigne
 
 void LaunchChecker::check_elsewhere(ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags,
                                     const void* pc) {
-  Access access;
-  access.address = address;
-  access.size = size;
-  access.write = flags & kWrite;
-  access.strength = flags & kAtomic ? Strength::atomic : flags & kVolatile ? Strength::relaxed : Strength::plain;
-  access.pc = pc;
-  access.synchronizes = flags & kSynchronizes;
-  access.range = flags & kRange;
+  const Access access = access_of(address, size, flags, pc);
   // Before the access is checked and counted: another thread may act first;
   // always between a volatile read and a volatile write of the same word (an
   // update made of two accesses), where on a GPU another thread's update is

@@ -46,8 +46,10 @@ struct Access {
 
 class LaunchChecker {
  public:
+  // `shared_limit`: the bytes of shared memory (dynamic and static) a block
+  // of this launch may use.
   LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                unsigned char shared_pattern);
+                std::size_t shared_limit, unsigned char shared_pattern);
   ~LaunchChecker();
   LaunchChecker(const LaunchChecker&) = delete;
   LaunchChecker& operator=(const LaunchChecker&) = delete;
@@ -100,6 +102,12 @@ class LaunchChecker {
   void undo_write() { --writes_; }
   // The launch's counters (after its last block).
   MemoryCounters counters();
+  void count_tensor_core_operation(std::uint64_t flops) {
+    ++tensor_core_operations_;
+    tensor_core_flops_ += flops;
+  }
+  std::uint64_t tensor_core_operations() const { return tensor_core_operations_; }
+  std::uint64_t tensor_core_flops() const { return tensor_core_flops_; }
   // What the launch read of device memory, by writer, and the words it read
   // that came from the host (LaunchRecord's fields).
   std::vector<std::pair<std::string, std::uint64_t>> bytes_read_by_writer() const;
@@ -151,6 +159,8 @@ class LaunchChecker {
   [[gnu::cold]] bool fail_race(const Stamp& earlier, Later later, const ThreadContext& thread, const Region& region,
                                bool earlier_wrote);
   [[gnu::cold]] bool fail_fault(const ThreadContext& thread, const Access& access);
+  [[noreturn, gnu::cold]] void fail_misaligned(const ThreadContext& thread, std::uintptr_t address, unsigned size,
+                                               unsigned flags, const void* pc);
   [[gnu::cold]] bool fail_parameter_write(const ThreadContext& thread, const Access& access);
   // A read of bytes nobody wrote: noted, and reported when no race explains
   // it by the end of the barrier interval (shared memory) or of the launch
@@ -170,7 +180,7 @@ class LaunchChecker {
   std::uintptr_t call_begin_ = 0, shared_begin_ = 0;
   std::size_t call_bytes_ = 0;
   dim3 grid_, block_;
-  std::size_t dynamic_bytes_;
+  std::size_t dynamic_bytes_, shared_limit_;
   unsigned char shared_pattern_;
   WriterTag writer_;  // this kernel's tag for the device bytes it writes
   std::unique_ptr<unsigned char[]> arena_;
@@ -216,6 +226,7 @@ class LaunchChecker {
   std::array<std::uint64_t, 256> read_by_writer_{};  // bytes, by WriterTag
   std::vector<std::uint32_t> host_words_;            // host-copied words read, each address once
   std::uint64_t writes_ = 0;
+  std::uint64_t tensor_core_operations_ = 0, tensor_core_flops_ = 0;
   std::string problem_;        // what access() found wrong
   std::string uninitialized_;  // the first uninitialized read, until reported
   bool uninitialized_in_shared_ = false;

@@ -1,7 +1,6 @@
 // The CUDA runtime API on the CPU, but for device memory (device_memory.cpp):
 // every call is synchronous, and errors are kept for cudaGetLastError as on a
 // GPU.
-#include <chrono>
 #include <mutex>
 #include <string>
 
@@ -9,8 +8,9 @@
 #include "runtime_state.hpp"
 
 struct CUevent_cpu {
-  std::chrono::steady_clock::time_point at;
+  bool recorded = false;
 };
+struct CUstream_cpu {};
 
 namespace rooflab::cuda_cpu {
 namespace {
@@ -70,28 +70,68 @@ const char* cudaGetErrorString(cudaError_t error) {
       return "out of memory";
     case cudaErrorLaunchFailure:
       return "unspecified launch failure";
+    case cudaErrorNotSupported:
+      return "operation not supported";
   }
   return "unknown error";
 }
 
-cudaError_t cudaEventCreate(cudaEvent_t* event) {
+// Streams: every call is synchronous, so a stream only has to exist.
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  if (!stream) return invalid("cudaStreamCreate: the stream to set is null");
+  if (flags > cudaStreamNonBlocking) return invalid("cudaStreamCreateWithFlags: unknown flags");
+  *stream = new CUstream_cpu{};
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (!stream) return invalid("cudaStreamDestroy: a null stream (the default stream is not destroyed)");
+  delete stream;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned) {
+  return event ? cudaSuccess : invalid("cudaStreamWaitEvent: a null event");
+}
+
+cudaError_t cudaMemcpyAsync(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy(to, from, bytes, kind);
+}
+
+cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t) {
+  return cudaMemset(pointer, value, bytes);
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
   if (!event) return invalid("cudaEventCreate: the event to set is null");
   *event = new CUevent_cpu{};
   return cudaSuccess;
 }
 
-cudaError_t cudaEventRecord(cudaEvent_t event, int) {
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
   if (!event) return invalid("cudaEventRecord: a null event");
-  event->at = std::chrono::steady_clock::now();
+  event->recorded = true;
   return cudaSuccess;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) { return event ? cudaSuccess : invalid("a null event"); }
 
+// No made-up time: the kernels ran on the CPU, under the checker, and how
+// long that took says nothing of a GPU.
 cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) {
   if (!milliseconds || !start || !end) return invalid("cudaEventElapsedTime: a null argument");
-  *milliseconds = std::chrono::duration<float, std::milli>(end->at - start->at).count();
-  return cudaSuccess;
+  if (!start->recorded || !end->recorded) return invalid("cudaEventElapsedTime: an event that was never recorded");
+  rooflab::cuda_cpu::detail::record_error(
+      cudaErrorNotSupported,
+      "cudaEventElapsedTime: the CPU runtime times nothing (its kernels run on the CPU, checked, and their time "
+      "says nothing of a GPU's); time kernels on a GPU");
+  return cudaErrorNotSupported;
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event) {

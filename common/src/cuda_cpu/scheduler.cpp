@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <deque>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -34,7 +35,7 @@ using detail::LaunchChecker;
 using detail::ThreadContext;
 
 enum class State { runnable, at_barrier, at_warp_call, done, abandoned };
-enum class WarpCall { sync, shuffle, ballot };
+enum class WarpCall { sync, shuffle, ballot, collective };
 
 struct Fiber {
   context::fiber resume_point;  // where this thread goes on when the scheduler resumes it
@@ -50,6 +51,9 @@ struct Fiber {
   std::uint64_t posted = 0;
   int source = 0;
   std::uint64_t received = 0;
+  // A warp-collective operation's description and this lane's data.
+  const WarpCollective* collective = nullptr;
+  void* data = nullptr;
 };
 
 struct Block {
@@ -64,11 +68,17 @@ struct Block {
 };
 
 thread_local Block* this_block = nullptr;
+// Drawn once per launch: what CUDA leaves unspecified (a WMMA fragment's
+// layout) is drawn from it.
+thread_local std::uint64_t launch_draw_value = 0;
 using detail::running_thread;  // set exactly while this_block->running is
 
 // Launches run one at a time: each sees the device buffers as they are.
 std::mutex launch_lock;
-detail::FiberStacks stacks;  // under launch_lock
+// Each kernel's cudaFuncAttributeMaxDynamicSharedMemorySize, by name.
+std::mutex attributes_lock;
+std::map<std::string, std::size_t> dynamic_shared_limits;  // under attributes_lock
+detail::FiberStacks stacks;                                // under launch_lock
 std::uint64_t launch_serial = 0;
 
 [[noreturn]] void fail(const Block& block, const std::string& why) {
@@ -233,6 +243,30 @@ void join_clocks(Fiber* lanes, unsigned mask) {
   }
 }
 
+// What lane `lane` waits in, for an error: "__syncwarp" or
+// "wmma::mma_sync at src/x.cu:40".
+std::string waits_in(const Fiber& lane) {
+  if (lane.call != WarpCall::collective) return lane.call_name;
+  return std::string(lane.call_name) + " at " + detail::source_line(lane.collective->pc);
+}
+
+// Why lanes `caller` and `other` (both at warp-level calls, with one mask)
+// cannot be answered together, or "": a warp-collective operation needs every
+// lane at the same instruction with the same arguments, as a converged warp
+// runs it on a GPU.
+std::string disagreement(const Fiber& caller, const Fiber& other, unsigned other_lane) {
+  const bool caller_collective = caller.call == WarpCall::collective;
+  if (!caller_collective && other.call != WarpCall::collective) return "";
+  const std::string lane = "lane " + std::to_string(other_lane);
+  if (!caller_collective || other.call != WarpCall::collective || caller.collective->pc != other.collective->pc)
+    return "while " + lane + " waits in " + waits_in(other) +
+           ": a warp-collective operation needs every lane of the warp at the same call, converged";
+  if (caller.collective->arguments != other.collective->arguments)
+    return "with arguments (" + std::string(caller.collective->argument_names) + ") that " + lane +
+           " gives differently: every lane must pass the same";
+  return "";
+}
+
 // Releases every warp-level call whose lanes have all arrived; fails, naming
 // the call and the lane, when one can never complete. Returns whether any was
 // released.
@@ -258,17 +292,26 @@ bool release_warp_calls(Block& block, bool nothing_else_can_run) {
             problem = "wait";
         } else if (lanes[other].mask != caller.mask) {
           problem = "and lane " + std::to_string(other) + "'s call disagree on the mask";
+        } else {
+          problem = disagreement(caller, lanes[other], other);
         }
       }
       if (problem == "wait") continue;
       if (!problem.empty())
-        fail(block, std::string(caller.call_name) + " with mask " + hex(caller.mask) + " in " + who(block, caller) +
-                        " " + problem);
+        fail(block, waits_in(caller) + " with mask " + hex(caller.mask) + " in " + who(block, caller) + " (lane " +
+                        std::to_string(lane) + ") " + problem);
       // Every lane of the mask is here: answer them all at once.
       const unsigned mask = caller.mask;
       unsigned votes = 0;
       for (unsigned other = 0; other < kWarpSize; ++other)
         if (mask >> other & 1u && lanes[other].call == WarpCall::ballot && lanes[other].posted) votes |= 1u << other;
+      if (caller.call == WarpCall::collective) {
+        // Every lane's data at once, before any lane goes on.
+        void* lane_data[kWarpSize] = {};
+        for (unsigned other = 0; other < kWarpSize; ++other)
+          if (mask >> other & 1u) lane_data[other] = lanes[other].data;
+        caller.collective->combine(lane_data, mask);
+      }
       for (unsigned other = 0; other < kWarpSize; ++other) {
         if (!(mask >> other & 1u)) continue;
         Fiber& member = lanes[other];
@@ -486,18 +529,36 @@ void run_kernel(const KernelCall& spelled, dim3 grid, dim3 block_dim, std::size_
            std::to_string(kMaxThreadsPerBlock) + ")");
   if (block_dim.z > 64) refuse("blockDim.z = " + std::to_string(block_dim.z) + " (at most 64)");
   if (grid.y > 65535 || grid.z > 65535) refuse("gridDim " + describe(grid) + ": y and z may be at most 65535");
-  if (shared_bytes > kSharedMemoryPerBlock)
-    refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory per block (at most " +
-           std::to_string(kSharedMemoryPerBlock) + " without cudaFuncSetAttribute)");
+  std::size_t shared_limit = kSharedMemoryPerBlock;
+  bool opted_in = false;
+  {
+    const std::lock_guard lock(attributes_lock);
+    if (const auto limit = dynamic_shared_limits.find(name); limit != dynamic_shared_limits.end()) {
+      shared_limit = limit->second;
+      opted_in = true;
+    }
+  }
+  if (shared_bytes > shared_limit && !opted_in)
+    refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory per block: more than the " +
+           std::to_string(kSharedMemoryPerBlock) + " a block may use without opting in; call cudaFuncSetAttribute(" +
+           name + ", cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) before the launch (the modelled " +
+           cuda::kModelledGpu + " allows up to " + std::to_string(kSharedMemoryPerBlockOptIn) + ")");
+  if (shared_bytes > shared_limit)
+    refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory per block: more than the " +
+           std::to_string(shared_limit) + " its cudaFuncAttributeMaxDynamicSharedMemorySize allows");
   if (this_block) refuse("launched from inside a kernel (dynamic parallelism is not modelled)");
 
   const std::lock_guard lock(launch_lock);
   install_overflow_handler();
   stacks.reserve(block_dim.count());
   std::mt19937_64 engine(0x5eed0000ull + ++launch_serial);
+  launch_draw_value = engine();
   // Shared memory holds a byte drawn per launch, never zeros.
   const auto pattern = static_cast<unsigned char>(0x80 | (engine() >> 57));
-  LaunchChecker checker(call, grid, block_dim, shared_bytes, pattern);
+  // With the attribute set, dynamic and static shared memory together may
+  // reach the opt-in limit; without it, the default.
+  LaunchChecker checker(call, grid, block_dim, shared_bytes, opted_in ? kSharedMemoryPerBlockOptIn : shared_limit,
+                        pattern);
   detail::set_current_checker(&checker);
   std::exception_ptr failure;
   for (const std::size_t b : shuffled(grid.count(), engine)) {
@@ -536,6 +597,8 @@ void run_kernel(const KernelCall& spelled, dim3 grid, dim3 block_dim, std::size_
     record.memory = checker.counters();
     record.bytes_read_from = checker.bytes_read_by_writer();
     record.host_words_read = checker.host_words_read();
+    record.tensor_core_operations = checker.tensor_core_operations();
+    record.tensor_core_flops = checker.tensor_core_flops();
   }
   record_launch(std::move(record));
   if (!failure) return;
@@ -634,6 +697,76 @@ std::uint64_t warp_call(WarpCall call, const char* name, unsigned mask, std::uin
 }  // namespace
 
 void syncwarp(unsigned mask) { warp_call(WarpCall::sync, "__syncwarp", mask, 0, 0); }
+
+void warp_collective(const WarpCollective& operation, unsigned mask, void* data) {
+  const detail::RuntimeScope inside;
+  Fiber& self = current_fiber();
+  self.collective = &operation;
+  self.data = data;
+  warp_call(WarpCall::collective, operation.what, mask, 0, 0);
+  self.collective = nullptr;
+  self.data = nullptr;
+}
+
+void count_tensor_core_operation(std::uint64_t flops) {
+  if (LaunchChecker* checker = detail::current_checker()) checker->count_tensor_core_operation(flops);
+}
+
+void check_launch_bounds(unsigned max_threads_per_block, unsigned, unsigned) {
+  const detail::RuntimeScope inside;
+  current_fiber();
+  const unsigned threads = this_block->dim.count();
+  if (threads > max_threads_per_block)
+    fail(*this_block, "launched with " + std::to_string(threads) + " threads per block " + describe(this_block->dim) +
+                          ", more than its __launch_bounds__(" + std::to_string(max_threads_per_block) +
+                          ") declares: a GPU refuses the launch");
+}
+
+int function_attribute(const char* spelled, int attribute, int value) {
+  const std::string text = spelled;
+  const std::string kernel = base_name(text.substr(0, text.find_first_of(",(")));
+  const auto refuse = [&](const std::string& why) {
+    detail::record_error(cudaErrorInvalidValue, "cudaFuncSetAttribute(" + text + "): " + why);
+    return static_cast<int>(cudaErrorInvalidValue);
+  };
+  if (attribute == cudaFuncAttributePreferredSharedMemoryCarveout)
+    return value >= -1 && value <= 100 ? static_cast<int>(cudaSuccess)
+                                       : refuse("a carveout is a percentage (0 to 100) or -1");
+  if (attribute != cudaFuncAttributeMaxDynamicSharedMemorySize)
+    return refuse(
+        "the CPU runtime models cudaFuncAttributeMaxDynamicSharedMemorySize and "
+        "cudaFuncAttributePreferredSharedMemoryCarveout only");
+  if (value < 0 || static_cast<std::size_t>(value) > kSharedMemoryPerBlockOptIn)
+    return refuse(std::to_string(value) + " bytes: the modelled " + std::string(cuda::kModelledGpu) +
+                  " allows a block at most " + std::to_string(kSharedMemoryPerBlockOptIn));
+  const std::lock_guard lock(attributes_lock);
+  dynamic_shared_limits[kernel] = static_cast<std::size_t>(value);
+  return cudaSuccess;
+}
+
+std::uint64_t launch_draw() {
+  if (!this_block) outside_a_launch();  // also while the scheduler answers a warp-collective call
+  return launch_draw_value;
+}
+
+void check_matrix_tile(const char* what, int pointer_argument, const void* pointer, unsigned ldm,
+                       unsigned element_bytes, const void* pc) {
+  const detail::RuntimeScope inside;
+  const unsigned multiple = 16 / element_bytes;
+  if (reinterpret_cast<std::uintptr_t>(pointer) % 32 != 0)
+    fail_at(pc, std::string(what) + ": its pointer (argument " + std::to_string(pointer_argument) +
+                    ") is not 256-bit (32-byte) aligned, which the CUDA Programming Guide requires");
+  if (ldm % multiple != 0)
+    fail_at(pc, std::string(what) + ": ldm = " + std::to_string(ldm) + " is not a multiple of " +
+                    std::to_string(multiple) + " elements (16 bytes) of " + std::to_string(element_bytes) +
+                    " bytes, which the CUDA Programming Guide requires");
+}
+
+[[noreturn]] void fail_at(const void* pc, const std::string& why) {
+  const detail::RuntimeScope inside;
+  const Fiber& self = current_fiber();
+  fail(*this_block, who(*this_block, self) + " at " + detail::source_line(pc) + ": " + why);
+}
 
 std::uint64_t shuffle(unsigned mask, std::uint64_t value, int source_lane, const char* what) {
   return warp_call(WarpCall::shuffle, what, mask, value, source_lane);

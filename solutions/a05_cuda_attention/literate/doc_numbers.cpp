@@ -8,6 +8,7 @@
 #include "doc_regions.hpp"
 #include "rooflab/device_buffer_bytes.hpp"
 #include "rooflab/kernel_profile.hpp"
+#include "rooflab/worker_report.hpp"
 
 namespace rooflab::docs {
 namespace {
@@ -64,6 +65,33 @@ std::string flash_memory_figures(bool conflicts) {
   return "?";
 }
 
+// The same for the reference tensor-core kernel (Q, K and V in fp16), at the
+// profile's shape: DRAM bytes over its tensors', conflicts per request, and
+// its tensor-core operations (wmma::mma_sync calls, counted per warp).
+std::string tensor_core_memory_figures(const std::string& figure) {
+  using namespace a05_cuda_attention::profile;
+  static const rooflab::testing::WorkerReport report = [] {
+    const Tensor4 q = random_normal(kBatch, kHeads, kLength, kHeadDim, 1),
+                  k = random_normal(kBatch, kHeads, kLength, kHeadDim, 2),
+                  v = random_normal(kBatch, kHeads, kLength, kHeadDim, 3);
+    rooflab::testing::take_worker_report();
+    a05_cuda_attention::flash_attention_tensor_core(q, k, v, false);
+    return rooflab::testing::take_worker_report();
+  }();
+  double dram = 0, conflicts = 0, requests = 0, operations = 0;
+  for (const auto& launch : report.launches) {
+    dram += static_cast<double>(launch.dram_read_bytes + launch.dram_write_bytes);
+    conflicts += static_cast<double>(launch.shared_bank_conflicts);
+    requests += static_cast<double>(launch.shared_load_requests + launch.shared_store_requests);
+    operations += static_cast<double>(launch.tensor_core_operations);
+  }
+  const double rows = static_cast<double>(kBatch * kHeads * kLength);
+  const double tensors = rows * (3 * 2 * kHeadDim + 4 * kHeadDim + 4);  // Q, K, V in fp16; O and the lse in fp32
+  if (figure == "dram") return fmt("%.2f", dram / tensors);
+  if (figure == "conflicts") return fmt("%.2f", requests ? conflicts / requests : 0.0);
+  return fmt("%.0f", operations);
+}
+
 // "H100 SXM 66.9 TFLOP/s, A100 19.5, …": the fp32 peaks the estimate uses.
 std::string cuda_core_peaks() {
   std::string text;
@@ -82,6 +110,9 @@ void add_a05_cuda_attention_numbers(Values& values) {
   values["a05.kernel_counts_table"] = [] { return kernel_counts_table(); };
   values["a05.flash_dram_over_tensors"] = [] { return flash_memory_figures(false); };
   values["a05.flash_conflicts_per_request"] = [] { return flash_memory_figures(true); };
+  values["a05.tensor_core_dram_over_tensors"] = [] { return tensor_core_memory_figures("dram"); };
+  values["a05.tensor_core_conflicts_per_request"] = [] { return tensor_core_memory_figures("conflicts"); };
+  values["a05.tensor_core_operations"] = [] { return tensor_core_memory_figures("operations"); };
   values["a05.usage_output"] = [] { return program_output_block(ROOFLAB_EXAMPLE_PATH_PREFIX "usage"); };
   values["a05.device_memory_table"] = [] { return device_memory_table(); };
 }

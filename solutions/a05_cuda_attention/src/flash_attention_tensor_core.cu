@@ -1,5 +1,5 @@
-// a05_cuda_attention, part 3 (performance lab, needs a GPU): flash attention
-// on tensor cores through WMMA.
+// a05_cuda_attention, part 3 (performance lab): flash attention on tensor
+// cores through WMMA.
 //
 // The algorithm is part 2's; what changes is who multiplies. A warp's tensor
 // cores multiply 16×16 fp16 tiles into fp32 accumulators in one instruction
@@ -13,8 +13,14 @@
 // to know which row each value belongs to, and a fragment's layout is
 // unspecified.
 //
-// Compiled by nvcc only (GPU_CUDA_FILES): the CPU runtime does not model
-// tensor cores. Without a GPU the provided tensor_core_unavailable.cpp stands in.
+// Bank conflicts: a warp's fragment loads and stores read 16-byte pieces of
+// several rows at once. Rows whose stride is a multiple of 128 bytes put
+// every row's piece in the same banks (a 16×16 fp16 tile with 128-byte rows
+// takes 16 wavefronts where 4 would do), so every tile's rows are padded by
+// 16 bytes (kHalfPad, kFloatPad). The softmax walks each row with the whole
+// warp, lane j on keys j and j + 32: consecutive words, no conflict.
+//
+// Runs on a GPU and in the CPU runtime, which models WMMA (rooflab/cuda_cpu.hpp).
 #include <cuda_fp16.h>  // keep: __half
 #include <mma.h>
 
@@ -34,28 +40,41 @@ constexpr int kWarps = 4;                       // warps per block
 constexpr int kFragment = 16;                   // WMMA's 16×16×16 tiles
 constexpr int kBlockRows = kWarps * kFragment;  // B_r = 64 query rows per block
 constexpr int kBlockCols = 64;                  // B_c keys per streamed tile
+constexpr int kHalfPad = 8, kFloatPad = 4;      // 16 bytes of padding per row
 
-// Shared memory for head dim D, in bytes: Q, K, V tiles (fp16), S (fp32), P
-// (fp16), O (fp32), and each row's m and l.
+// Row strides of the shared tiles, in elements, for head dim D.
+template <int D>
+struct Strides {
+  static constexpr int qkv = D + kHalfPad;          // Q, K, V (fp16)
+  static constexpr int p = kBlockCols + kHalfPad;   // P (fp16)
+  static constexpr int s = kBlockCols + kFloatPad;  // S (fp32)
+  static constexpr int o = D + kFloatPad;           // O (fp32)
+};
+
+// Shared memory for head dim D, in bytes: Q, K, V tiles (fp16), P (fp16), S
+// and O (fp32), and each row's m and l. Every tile starts 32-byte aligned, as
+// WMMA's loads and stores require.
 template <int D>
 constexpr std::size_t shared_bytes() {
-  return sizeof(__half) * (kBlockRows * D + 2 * kBlockCols * D + kBlockRows * kBlockCols) +
-         sizeof(float) * (kBlockRows * kBlockCols + kBlockRows * D + 2 * kBlockRows);
+  using S = Strides<D>;
+  return sizeof(__half) * (kBlockRows * S::qkv + 2 * kBlockCols * S::qkv + kBlockRows * S::p) +
+         sizeof(float) * (kBlockRows * S::s + kBlockRows * S::o + 2 * kBlockRows);
 }
 
 template <int D>
 __global__ void flash_forward_tensor_core(const __half* q, const __half* k, const __half* v, float* out, float* lse,
                                           int n, int m, float scale, bool causal) {
   // BEGIN SOLUTION
+  using S = Strides<D>;
   extern __shared__ unsigned char shared[];
-  __half* q_tile = reinterpret_cast<__half*>(shared);                          // kBlockRows × D
-  __half* k_tile = q_tile + kBlockRows * D;                                    // kBlockCols × D
-  __half* v_tile = k_tile + kBlockCols * D;                                    // kBlockCols × D
-  __half* p_tile = v_tile + kBlockCols * D;                                    // kBlockRows × kBlockCols
-  float* s_tile = reinterpret_cast<float*>(p_tile + kBlockRows * kBlockCols);  // kBlockRows × kBlockCols
-  float* o_tile = s_tile + kBlockRows * kBlockCols;                            // kBlockRows × D
-  float* row_max = o_tile + kBlockRows * D;                                    // m, per row
-  float* row_sum = row_max + kBlockRows;                                       // l, per row
+  __half* q_tile = reinterpret_cast<__half*>(shared);                    // kBlockRows × D
+  __half* k_tile = q_tile + kBlockRows * S::qkv;                         // kBlockCols × D
+  __half* v_tile = k_tile + kBlockCols * S::qkv;                         // kBlockCols × D
+  __half* p_tile = v_tile + kBlockCols * S::qkv;                         // kBlockRows × kBlockCols
+  float* s_tile = reinterpret_cast<float*>(p_tile + kBlockRows * S::p);  // kBlockRows × kBlockCols
+  float* o_tile = s_tile + kBlockRows * S::s;                            // kBlockRows × D
+  float* row_max = o_tile + kBlockRows * S::o;                           // m, per row
+  float* row_sum = row_max + kBlockRows;                                 // l, per row
 
   const long long bh = blockIdx.y;
   const int row0 = blockIdx.x * kBlockRows;
@@ -65,9 +84,9 @@ __global__ void flash_forward_tensor_core(const __half* q, const __half* k, cons
   const __half* v_rows = v + bh * m * D;
 
   for (int e = threadIdx.x; e < kBlockRows * D; e += blockDim.x) {
-    const int r = row0 + e / D;
-    q_tile[e] = r < n ? q_rows[static_cast<long long>(r) * D + e % D] : __float2half(0.0f);
-    o_tile[e] = 0.0f;
+    const int r = e / D, c = e % D;
+    q_tile[r * S::qkv + c] = row0 + r < n ? q_rows[static_cast<long long>(row0 + r) * D + c] : __float2half(0.0f);
+    o_tile[r * S::o + c] = 0.0f;
   }
   for (int r = threadIdx.x; r < kBlockRows; r += blockDim.x) {
     row_max[r] = -INFINITY;
@@ -80,10 +99,11 @@ __global__ void flash_forward_tensor_core(const __half* q, const __half* k, cons
   for (int key0 = 0; key0 < key_end; key0 += kBlockCols) {
     __syncthreads();  // Q is loaded; every warp is done with the last K/V tile
     for (int e = threadIdx.x; e < kBlockCols * D; e += blockDim.x) {
-      const int j = key0 + e / D;
-      const bool inside = j < m;
-      k_tile[e] = inside ? k_rows[static_cast<long long>(j) * D + e % D] : __float2half(0.0f);
-      v_tile[e] = inside ? v_rows[static_cast<long long>(j) * D + e % D] : __float2half(0.0f);
+      const int j = e / D, c = e % D;
+      const bool inside = key0 + j < m;
+      const long long at = static_cast<long long>(key0 + j) * D + c;
+      k_tile[j * S::qkv + c] = inside ? k_rows[at] : __float2half(0.0f);
+      v_tile[j * S::qkv + c] = inside ? v_rows[at] : __float2half(0.0f);
     }
     __syncthreads();
 
@@ -95,62 +115,69 @@ __global__ void flash_forward_tensor_core(const __half* q, const __half* k, cons
       for (int c = 0; c < D; c += kFragment) {
         wmma::fragment<wmma::matrix_a, kFragment, kFragment, kFragment, __half, wmma::row_major> a;
         wmma::fragment<wmma::matrix_b, kFragment, kFragment, kFragment, __half, wmma::col_major> b;
-        wmma::load_matrix_sync(a, q_tile + my_rows * D + c, D);
-        wmma::load_matrix_sync(b, k_tile + key_part * kFragment * D + c, D);
+        wmma::load_matrix_sync(a, q_tile + my_rows * S::qkv + c, S::qkv);
+        wmma::load_matrix_sync(b, k_tile + key_part * kFragment * S::qkv + c, S::qkv);
         wmma::mma_sync(s, a, b, s);
       }
-      wmma::store_matrix_sync(s_tile + my_rows * kBlockCols + key_part * kFragment, s, kBlockCols, wmma::mem_row_major);
+      wmma::store_matrix_sync(s_tile + my_rows * S::s + key_part * kFragment, s, S::s, wmma::mem_row_major);
     }
     __syncwarp();
 
-    // Online softmax, one lane per row (lanes 16…31 wait): P = exp(S − m'),
-    // l and O rescaled by exp(m − m').
-    if (lane < kFragment) {
-      const int r = my_rows + lane, i = row0 + r;
-      float* s_row = s_tile + r * kBlockCols;
+    // Online softmax, the warp on one row at a time, lane j on keys j and
+    // j + 32: P = exp(S − m'), l and O rescaled by exp(m − m').
+    for (int r = my_rows; r < my_rows + kFragment; ++r) {
+      const int i = row0 + r;
+      float s_pair[2];
       float tile_max = -INFINITY;
-      for (int j = 0; j < kBlockCols; ++j) {
-        const int key = key0 + j;
+      for (int part = 0; part < 2; ++part) {
+        const int j = lane + part * 32, key = key0 + j;
         const bool visible = i < n && key < m && !(causal && key > i + (m - n));
-        s_row[j] = visible ? s_row[j] * scale : -INFINITY;
-        tile_max = fmaxf(tile_max, s_row[j]);
+        s_pair[part] = visible ? s_tile[r * S::s + j] * scale : -INFINITY;
+        tile_max = fmaxf(tile_max, s_pair[part]);
       }
-      const float new_max = fmaxf(row_max[r], tile_max);
-      const float rescale = new_max == -INFINITY ? 1.0f : expf(row_max[r] - new_max);
-      float sum = row_sum[r] * rescale;
-      for (int j = 0; j < kBlockCols; ++j) {
-        const float p = new_max == -INFINITY ? 0.0f : expf(s_row[j] - new_max);
+      for (int offset = 16; offset > 0; offset /= 2)
+        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, offset));
+      const float old_max = row_max[r];
+      const float new_max = fmaxf(old_max, tile_max);
+      const float rescale = new_max == -INFINITY ? 1.0f : expf(old_max - new_max);
+      float sum = 0.0f;
+      for (int part = 0; part < 2; ++part) {
+        const float p = new_max == -INFINITY ? 0.0f : expf(s_pair[part] - new_max);
         sum += p;
-        p_tile[r * kBlockCols + j] = __float2half(p);
+        p_tile[r * S::p + lane + part * 32] = __float2half(p);
       }
-      for (int c = 0; c < D; ++c) o_tile[r * D + c] *= rescale;
-      row_max[r] = new_max;
-      row_sum[r] = sum;
+      for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+      for (int c = lane; c < D; c += warpSize) o_tile[r * S::o + c] *= rescale;
+      __syncwarp();  // every lane has read m before lane 0 replaces it
+      if (lane == 0) {
+        row_max[r] = new_max;
+        row_sum[r] = row_sum[r] * rescale + sum;
+      }
     }
     __syncwarp();
 
     // O_w += P_w V_tile, 16 columns of O at a time.
     for (int c = 0; c < D; c += kFragment) {
       wmma::fragment<wmma::accumulator, kFragment, kFragment, kFragment, float> o;
-      wmma::load_matrix_sync(o, o_tile + my_rows * D + c, D, wmma::mem_row_major);
+      wmma::load_matrix_sync(o, o_tile + my_rows * S::o + c, S::o, wmma::mem_row_major);
       for (int j = 0; j < kBlockCols; j += kFragment) {
         wmma::fragment<wmma::matrix_a, kFragment, kFragment, kFragment, __half, wmma::row_major> a;
         wmma::fragment<wmma::matrix_b, kFragment, kFragment, kFragment, __half, wmma::row_major> b;
-        wmma::load_matrix_sync(a, p_tile + my_rows * kBlockCols + j, kBlockCols);
-        wmma::load_matrix_sync(b, v_tile + j * D + c, D);
+        wmma::load_matrix_sync(a, p_tile + my_rows * S::p + j, S::p);
+        wmma::load_matrix_sync(b, v_tile + j * S::qkv + c, S::qkv);
         wmma::mma_sync(o, a, b, o);
       }
-      wmma::store_matrix_sync(o_tile + my_rows * D + c, o, D, wmma::mem_row_major);
+      wmma::store_matrix_sync(o_tile + my_rows * S::o + c, o, S::o, wmma::mem_row_major);
     }
   }
   __syncthreads();
 
   for (int e = threadIdx.x; e < kBlockRows * D; e += blockDim.x) {
-    const int r = e / D, i = row0 + r;
+    const int r = e / D, c = e % D, i = row0 + r;
     if (i >= n) continue;
     const bool seen = row_sum[r] > 0.0f;
-    out[(bh * n + i) * D + e % D] = seen ? o_tile[e] / row_sum[r] : 0.0f;
-    if (e % D == 0) lse[bh * n + i] = seen ? row_max[r] + logf(row_sum[r]) : -INFINITY;
+    out[(bh * n + i) * D + c] = seen ? o_tile[r * S::o + c] / row_sum[r] : 0.0f;
+    if (c == 0) lse[bh * n + i] = seen ? row_max[r] + logf(row_sum[r]) : -INFINITY;
   }
   // END SOLUTION
 }

@@ -4,8 +4,9 @@
 // output and the log-sum-exp must have come back from the device as the
 // kernels wrote them, and each kernel must have read its inputs: Q and K for
 // the scores, the scores for the softmax, the probabilities and V for the
-// weighted sum; Q, K and V for the flash kernel. On a GPU nothing records
-// this, and the checks pass.
+// weighted sum; Q, K and V for the flash kernels, the tensor-core kernel in
+// fp16 and on its tensor cores. On a GPU nothing records this, and the checks
+// pass.
 #pragma once
 
 #include <string>
@@ -37,7 +38,19 @@ inline void expect_the_kernels_did_the_work(const rooflab::testing::WorkerReport
     EXPECT_TRUE(CameOffTheDevice(report, result.lse, {"flash_forward"}, "the log-sum-exp"));
     for (const auto& [input, name] : {std::pair{&q, "Q"}, std::pair{&k, "K"}, std::pair{&v, "V"}})
       EXPECT_TRUE(KernelRead(report, "flash_forward", input->data, name));
+  } else if (kernel == "tensor_core") {
+    const std::string flash = "flash_forward_tensor_core";
+    EXPECT_TRUE(CameOffTheDevice(report, result.output.data, {flash}, "the output"));
+    EXPECT_TRUE(CameOffTheDevice(report, result.lse, {flash}, "the log-sum-exp"));
+    for (const auto& [input, name] : {std::pair{&q, "Q"}, std::pair{&k, "K"}, std::pair{&v, "V"}})
+      EXPECT_TRUE(rooflab::testing::KernelReadFp16(report, flash, input->data, name));
+    EXPECT_TRUE(rooflab::testing::RanOnTensorCores(report, flash));
   }
 }
+
+// What a tensor-core result that is wrong may mean.
+inline constexpr const char* kFragmentLayoutHint =
+    " (if your kernel reads or writes frag.x[i] as if it knew which matrix element it holds: a WMMA fragment's "
+    "element layout is unspecified, and the CPU runtime draws one per launch)";
 
 }  // namespace a05_cuda_attention
