@@ -152,17 +152,17 @@ for command in build test score example profile format; do
   grep -q "^  $command" <<<"$out" || fail "./lab $command --help does not describe $command: $out"
 done
 (cd "$a05" && ./lab score) >"$work/a05-score-stubs.log" 2>&1 && fail "the a05 stubs passed ./lab score"
-grep -q "^score: 0 / 35 " "$work/a05-score-stubs.log" || { tail -n 20 "$work/a05-score-stubs.log"; fail "a05 stubs: not 0 / 35"; }
+grep -q "^score: 0 / 40 " "$work/a05-score-stubs.log" || { tail -n 20 "$work/a05-score-stubs.log"; fail "a05 stubs: not 0 / 40"; }
 ! grep -qE "Building|did not compile" "$work/a05-score-stubs.log" || fail "./lab score printed the build's lines"
 grep -o "Building [A-Z]* object [^ ]*" "$a05/build/student/score/build.log" | grep -E "a0[1-467]_" &&
   fail "the a05 repository built other labs"
 out=$(cd "$a05" && ./lab bench cuda-cpu 2>&1) && fail "./lab bench ran without the labs it needs"
 grep -q "does not hold" <<<"$out" || fail "./lab bench: unclear refusal: $out"
-for file in standard_attention.cu flash_attention.cu; do
+for file in standard_attention.cu flash_attention.cu flash_attention_tensor_core.cu; do
   cp "$source_dir/solutions/a05_cuda_attention/src/$file" "$a05/assignments/a05_cuda_attention/src/$file"
 done
 (cd "$a05" && ./lab score) >"$work/a05-score-solved.log" 2>&1 || { tail -n 20 "$work/a05-score-solved.log"; fail "a05 solved: ./lab score failed"; }
-grep -q "^score: 35 / 35 " "$work/a05-score-solved.log" || fail "a05 solved: not 35 / 35"
+grep -q "^score: 40 / 40 " "$work/a05-score-solved.log" || fail "a05 solved: not 40 / 40"
 ! grep -qE "failing grader|failed in part" "$work/a05-score-solved.log" || fail "a05 solved: ./lab score speaks of failures"
 # A planted bug, K read past its end in the flash kernel: every launch it
 # breaks is one failure at the test's line, quoting the runtime's message,
@@ -180,11 +180,11 @@ failures=$(awk '/\[ RUN +\] .*OneQueryAgainstManyKeys\/flash/ {inside = 1} insid
 [ "$failures" = 2 ] || fail "a05 planted bug: OneQueryAgainstManyKeys/flash launches twice but reports $failures failures"
 cp "$source_dir/solutions/a05_cuda_attention/src/flash_attention.cu" "$flash"
 if command -v nvcc >/dev/null; then
-  # A file only nvcc compiles (the tensor cores' kernel) that does not compile
-  # costs no grader here: the score is whole, and says what the error means.
-  echo "this does not compile;" >>"$a05/assignments/a05_cuda_attention/src/flash_attention_tensor_core.cu"
+  # Code only nvcc compiles (__CUDACC__) that does not compile costs no
+  # grader here: the score is whole, and says what the error means.
+  printf '#ifdef __CUDACC__\nthis does not compile;\n#endif\n' >>"$a05/assignments/a05_cuda_attention/src/flash_attention_tensor_core.cu"
   (cd "$a05" && ./lab score) >"$work/a05-score-nvcc.log" 2>&1 || fail "a05 with an nvcc error: ./lab score failed"
-  grep -q "^score: 35 / 35 " "$work/a05-score-nvcc.log" || fail "a05 with an nvcc error: not 35 / 35"
+  grep -q "^score: 40 / 40 " "$work/a05-score-nvcc.log" || fail "a05 with an nvcc error: not 40 / 40"
   [ "$(grep -c "flash_attention_tensor_core.cu(.*error" "$work/a05-score-nvcc.log")" = 1 ] ||
     fail "a05 with an nvcc error: the error is not shown once"
   grep -q "every grader passed: the build's errors above" "$work/a05-score-nvcc.log" ||

@@ -61,10 +61,8 @@ AttentionResult standard_attention_cuda(const Tensor4& q, const Tensor4& k, cons
 AttentionResult flash_attention_cuda(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
 // Flash attention on tensor cores (WMMA): inputs rounded to fp16, products
-// accumulated in fp32, output fp32. Needs a GPU (the CPU runtime does not
-// model tensor cores): without one, this throws std::runtime_error (after the
-// checks above, so bad inputs still throw std::invalid_argument) and its tests
-// skip.
+// accumulated in fp32, output fp32. Runs on a GPU and in the CPU runtime,
+// which models WMMA (a fragment's element layout drawn per launch).
 AttentionResult flash_attention_tensor_core(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
 // The checks every launcher makes first (see Validation above): require_valid in
