@@ -671,12 +671,7 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
     if (!check_word(region->word(address - offset, owner), byte_mask(address, address + access.size), later, thread,
                     *region))
       return false;
-    if (access.synchronizes && access.strength != Strength::plain) {
-      if (access.write)
-        release(thread, address);
-      else
-        acquire(thread, address);
-    }
+    synchronize(thread, access);
     return true;
   }
   const bool reads = !access.write || access.strength == Strength::atomic;
@@ -698,13 +693,16 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
   }
   if (unwritten && !any_initialized) note_uninitialized(thread, access, *region, unwritten);
   if (shared && access.write && access.range) copy_initialization(thread, *region, address, access.size);
-  if (access.synchronizes && access.strength != Strength::plain) {
-    if (access.write)
-      release(thread, address);
-    else
-      acquire(thread, address);
-  }
+  synchronize(thread, access);
   return true;
+}
+
+void LaunchChecker::synchronize(ThreadContext& thread, const Access& access) {
+  if (!access.synchronizes || access.strength == Strength::plain) return;
+  if (access.write)
+    release(thread, access.address);
+  else
+    acquire(thread, access.address);
 }
 
 bool LaunchChecker::shared_word_access(ThreadContext& thread, std::uintptr_t address, unsigned size, bool write,

@@ -130,6 +130,9 @@ class LaunchChecker {
   [[gnu::noinline]] void check_elsewhere(ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags,
                                          const void* pc);
   [[noreturn, gnu::cold]] void abandon();
+  // An atomic or volatile access that synchronises by itself: a write
+  // releases, a read acquires (release() and acquire()).
+  void synchronize(ThreadContext& thread, const Access& access);
   Region* region_of(std::uintptr_t address, unsigned size);
   [[gnu::noinline]] Region* find_region(std::uintptr_t address, unsigned size);
   // Inlined: once per word of every access.
