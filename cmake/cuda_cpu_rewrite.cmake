@@ -55,6 +55,14 @@ set(text "${rewritten}${text}")
 string(REGEX REPLACE "(extern[ \t]+__shared__[ \t]+)(__align__|alignas)[ \t]*\\([^)]*\\)[ \t]*" "\\1" text "${text}")
 string(REGEX REPLACE "extern[ \t]+__shared__[ \t]+([A-Za-z_][A-Za-z0-9_: \t]*[A-Za-z0-9_])[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\\[[ \t]*\\][ \t]*;"
                      "\\1* \\2 = static_cast<\\1*>(::rooflab::cuda_cpu::dynamic_shared_memory());" text "${text}")
+# __shared__ T a[…], b[…];  ->  __shared__ T a[…]; __shared__ T b[…]; (on one
+# line, which keeps the line numbers), for the rule below.
+set(split "")
+while(NOT split STREQUAL text)
+  set(split "${text}")
+  string(REGEX REPLACE "(__shared__[ \t]+)([A-Za-z_][A-Za-z0-9_:<> \t*]*[ \t*])([A-Za-z_][A-Za-z0-9_]*[ \t]*(\\[[^];,]*\\][ \t]*)*),[ \t]*"
+                       "\\1\\2\\3; \\1\\2" text "${text}")
+endwhile()
 # __shared__ T name[…];  ->  auto& name = <the array in the block's shared memory>;
 # (after the extern form, which the pattern below would match too)
 string(REGEX REPLACE "(static[ \t]+)?__shared__[ \t]+([A-Za-z_][A-Za-z0-9_:<>, \t*]*[ \t*])([A-Za-z_][A-Za-z0-9_]*)[ \t]*((\\[[^];]*\\][ \t]*)*);"

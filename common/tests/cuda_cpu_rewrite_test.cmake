@@ -5,6 +5,8 @@
 #     deduces them), naming it without template arguments or namespaces;
 #   - a "<<<" that is not a launch (a comment) is left alone;
 #   - __device__ and __constant__ variables are registered, functions are not;
+#   - one __shared__ declaration of several arrays declares each in shared
+#     memory, on its line;
 #   - the runtime's memcpy header comes first;
 #   - run again on an input touched but unchanged, it leaves the output newer
 #     than the input, so that the next build does not run it (and print) again.
@@ -22,7 +24,8 @@ file(WRITE "${input}" "// e.g. kernel<<<grid, block>>> in a comment\n"
                       "static __constant__ float table[4] = {1, 2,\n 3, 4};\n"
                       "__device__ float half(float x) { return x / 2; }\n"
                       "void f(int n) { scale<float><<<std::max<int>(n >> 1, 1), std::min<int>(n, 1024), 0>>>(p, n); }\n"
-                      "void g() { a05::step<<<1, 32>>>(q); }\n")
+                      "void g() { a05::step<<<1, 32>>>(q); }\n"
+                      "__global__ void h() { __shared__ uint4 a_tile[32], b_tile[2][16], last; }\n")
 execute_process(COMMAND "${CMAKE_COMMAND}" -DINPUT=${input} -DOUTPUT=${output} -P "${REWRITE}" RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   fail("the rewrite failed (${status})")
@@ -40,6 +43,12 @@ foreach(variable hits table)
   string(FIND "${text}" "ROOFLAB_REGISTER_DEVICE_VARIABLE(${variable});" registered)
   if(registered EQUAL -1)
     fail("the device variable ${variable} was not registered:\n${text}")
+  endif()
+endforeach()
+foreach(array "a_tile = ::rooflab::cuda_cpu::shared_variable<uint4 [32]>(\"a_tile\", __LINE__); auto& b_tile = ::rooflab::cuda_cpu::shared_variable<uint4 [2][16]>(\"b_tile\", __LINE__); auto& last = ::rooflab::cuda_cpu::shared_variable<uint4 >(\"last\", __LINE__); }")
+  string(FIND "${text}" "${array}" shared)
+  if(shared EQUAL -1)
+    fail("a __shared__ declaration of several arrays was not split into one per array:\n${text}")
   endif()
 endforeach()
 string(FIND "${text}" "ROOFLAB_REGISTER_DEVICE_VARIABLE(half)" function)

@@ -150,6 +150,37 @@ void access_for(const void* pc, void* to, const void* from, unsigned bytes, bool
 // A tensor-core operation of the running launch: `flops` multiply-adds ×2
 // (2·m·n·k per mma), counted apart from the CUDA cores' (LaunchRecord).
 void count_tensor_core_operation(std::uint64_t flops);
+// ldmatrix (rooflab/tensor_core.hpp): one lane's row of an 8 × 8 matrix of
+// 16-bit elements, 16 bytes of the block's shared memory at `row`, read for
+// the instruction `what` at `pc`: its address must be 16-byte aligned and
+// in shared memory, and the read is checked (memcheck, initcheck, races) as
+// that lane's, but not counted apart: count_ldmatrix() counts the
+// instruction whole.
+void read_matrix_row(const void* pc, void* to, const void* row, const char* what);
+// One ldmatrix of `matrices` (1, 2 or 4) matrices whose rows start at
+// rows[8·m + r]: one shared-memory request, served matrix by matrix (a
+// phase of 8 rows of 16 bytes each, at best one wavefront), with the bank
+// rule within each phase.
+void count_ldmatrix(const std::uintptr_t* rows, int matrices);
+// cp.async (rooflab/tensor_core.hpp). The copy of `bytes` (16) from global
+// memory `from` to the block's shared memory `to`, issued by the calling
+// thread at `pc`: checks the two addresses (state spaces, alignment) and
+// `source_bytes` (at most `bytes`; the rest is zero-filled), reads the
+// source now (checked and counted as a global load of that line), and keeps
+// the data in flight: it lands in shared memory only at the thread's wait
+// that covers its group (async_copy_next_landing). Until then, any access to
+// its destination, and any write to its source, is an error naming both
+// lines, as the copy may land at any moment in between on a GPU.
+void async_copy_issue(const void* pc, void* to, const void* from, unsigned bytes, unsigned source_bytes,
+                      const char* what);
+// cp.async.commit_group: the thread's copies not yet in a group form one.
+void async_copy_commit();
+// cp.async.wait_group N: pops the next of the thread's copies that must
+// have landed when at most `allowed_pending` of its latest groups are still
+// in flight; its data and destination go into the arguments, and the
+// caller writes it (access_for, at the copy's line: a shared store).
+// Returns false when none is left.
+bool async_copy_next_landing(int allowed_pending, const void*& pc, void*& to, void* data, unsigned& bytes);
 // The lanes of the calling thread's warp that have not exited.
 unsigned active_mask();
 // __nanosleep, and any wait: lets the block's other threads run.

@@ -180,6 +180,8 @@ Access access_of(std::uintptr_t address, unsigned size, unsigned flags, const vo
   access.pc = pc;
   access.synchronizes = flags & kSynchronizes;
   access.range = flags & kRange;
+  access.counted = !(flags & (kUncounted | kAsyncIssue));
+  access.lands = !(flags & kAsyncIssue);
   return access;
 }
 
@@ -248,6 +250,13 @@ void LaunchChecker::begin_block(unsigned linear) {
   // Whatever the last block left, as a GPU's shared memory holds: never zeros.
   std::memset(arena_.get(), shared_pattern_,
               std::min(kSharedMemoryPerBlockOptIn, dynamic_bytes_ + static_bytes_ + 128));
+  // (Its __shared__ arrays are laid out as the block declares them: the copies
+  // may land anywhere in the most a block may have.)
+  async_.begin_block(shared_begin_, kSharedMemoryPerBlockOptIn, block_.count());
+}
+
+bool LaunchChecker::in_shared_memory(std::uintptr_t address, std::size_t size) const {
+  return lies_within(address, size, shared_begin_, dynamic_bytes_ + static_bytes_);
 }
 
 void LaunchChecker::barrier() {
@@ -410,6 +419,23 @@ void LaunchChecker::fail_misaligned(const ThreadContext& thread, std::uintptr_t 
              (region ? describe(*region, address) : hex(address)) + ", an address " + std::to_string(size) +
              " does not divide; on a GPU an access must be aligned to its size (a float4 to 16 bytes) or it "
              "faults (compute-sanitizer's memcheck)";
+  abandon();
+}
+
+void LaunchChecker::check_in_flight(const ThreadContext& thread, std::uintptr_t address, unsigned size, unsigned flags,
+                                    const void* pc) {
+  const AsyncCopies::Copy* copy = async_.conflicting(address, size, flags & kWrite);
+  if (!copy) return;
+  const Region* region = region_of(address, size);
+  const bool source = !in_shared_memory(address, size);
+  problem_ = std::string("kernel ") + call_.name +
+             ": race with a cp.async in flight: " + who(block_linear_, thread.linear) +
+             (flags & kWrite ? " writes " : " reads ") + (region ? describe(*region, address) : hex(address)) + " at " +
+             source_line(pc) + ", the " + (source ? "source" : "destination") + " of the cp.async that " +
+             who(block_linear_, copy->thread) + " issued at " + source_line(copy->pc) +
+             ", which has not landed: on a GPU it lands at any moment until its thread's cp.async.wait_group "
+             "(cp_async_wait_group<N>) covers its group; wait for it, and __syncthreads() before other threads use "
+             "it (compute-sanitizer's racecheck)";
   abandon();
 }
 
@@ -647,7 +673,8 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
                               : access.write                                      ? Operation::store
                                                                                   : Operation::load;
   WarpRequests& warp = warps_[thread.linear / kWarpSize];
-  if (access.size <= 16) {
+  if (!access.counted) {
+  } else if (access.size <= 16) {
     warp.add(thread, access.pc, shared ? Space::shared : Space::global, operation, address, access.size);
   } else {
     // A copy longer than a vector load is counted as the loop of 16-byte
@@ -661,7 +688,7 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
     region->touch_sectors(address, access.size, access.write);
     if (access.strength == Strength::atomic && access.write) region->touch_sectors(address, access.size, false);
   }
-  if (access.write) ++writes_;
+  if (access.write && access.lands) ++writes_;
   if (region->kind == RegionKind::buffer && !device_bytes(thread, *region, access)) return false;
 
   const std::uint32_t owner = shared ? block_serial_ : 1;
@@ -689,7 +716,7 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
       any_initialized = any_initialized || (word.initialized & bytes);
     }
     if (!check_word(word, bytes, later, thread, *region)) return false;
-    if (shared && access.write && !access.range) word.initialized |= bytes;
+    if (shared && access.write && !access.range && access.lands) word.initialized |= bytes;
   }
   if (unwritten && !any_initialized) note_uninitialized(thread, access, *region, unwritten);
   if (shared && access.write && access.range) copy_initialization(thread, *region, address, access.size);
@@ -734,10 +761,12 @@ void LaunchChecker::check(ThreadContext& thread, std::uintptr_t address, unsigne
   // A GPU faults on an access its size does not divide the address of (a
   // copy's ranges go byte by byte, where the size is no alignment).
   if (!(flags & kRange) && (address & (size - 1)) != 0) fail_misaligned(thread, address, size, flags, pc);
+  if (async_.any_in_flight() && !(flags & kAsyncIssue)) [[unlikely]]
+    check_in_flight(thread, address, size, flags, pc);
   // Most accesses: a plain load or store of one word of shared memory (which
   // the kernel's parameters never overlap), what access() does for it.
   const std::size_t live = dynamic_bytes_ + static_bytes_;
-  if (!(flags & (kAtomic | kVolatile | kRange)) && (address & 3) + size <= 4 &&
+  if (!(flags & (kAtomic | kVolatile | kRange | kUncounted | kAsyncIssue)) && (address & 3) + size <= 4 &&
       lies_within(address, size, shared_begin_, live)) {
     if (!shared_word_access(thread, address, size, flags & kWrite, pc)) abandon();
     return;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "async_copies.hpp"
 #include "device_memory.hpp"
 #include "memory_model.hpp"
 #include "rooflab/cuda_cpu.hpp"
@@ -42,6 +43,11 @@ struct Access {
   // One of a copy's two ranges (memcpy, memmove, a struct copy): its bytes
   // move, initialized or not, to where the copy writes them.
   bool range = false;
+  // Counted as a request of its warp (not an ldmatrix row, nor a cp.async
+  // as it is issued), and writing what it writes (not a cp.async as it is
+  // issued, whose data lands later).
+  bool counted = true;
+  bool lands = true;
 };
 
 class LaunchChecker {
@@ -106,6 +112,17 @@ class LaunchChecker {
     ++tensor_core_operations_;
     tensor_core_flops_ += flops;
   }
+  // A shared-memory load request counted whole (an ldmatrix): the
+  // wavefronts it took and the fewest its bytes need.
+  void count_shared_load(unsigned wavefronts, unsigned fewest) {
+    ++counters_.shared_load_requests;
+    counters_.shared_wavefronts += wavefronts;
+    counters_.shared_bank_conflicts += wavefronts > fewest ? wavefronts - fewest : 0;
+  }
+  // Whether [address, address + size) lies in the running block's shared memory.
+  bool in_shared_memory(std::uintptr_t address, std::size_t size) const;
+  // cp.async: the copies in flight of the running block (async_copies.hpp).
+  AsyncCopies& async_copies() { return async_; }
   std::uint64_t tensor_core_operations() const { return tensor_core_operations_; }
   std::uint64_t tensor_core_flops() const { return tensor_core_flops_; }
   // What the launch read of device memory, by writer, and the words it read
@@ -164,6 +181,10 @@ class LaunchChecker {
   [[gnu::cold]] bool fail_fault(const ThreadContext& thread, const Access& access);
   [[noreturn, gnu::cold]] void fail_misaligned(const ThreadContext& thread, std::uintptr_t address, unsigned size,
                                                unsigned flags, const void* pc);
+  // An access while cp.async copies are in flight: fails when it touches a
+  // copy's destination, or writes its source, before the copy landed.
+  [[gnu::noinline]] void check_in_flight(const ThreadContext& thread, std::uintptr_t address, unsigned size,
+                                         unsigned flags, const void* pc);
   [[gnu::cold]] bool fail_parameter_write(const ThreadContext& thread, const Access& access);
   // A read of bytes nobody wrote: noted, and reported when no race explains
   // it by the end of the barrier interval (shared memory) or of the launch
@@ -230,6 +251,7 @@ class LaunchChecker {
   std::vector<std::uint32_t> host_words_;            // host-copied words read, each address once
   std::uint64_t writes_ = 0;
   std::uint64_t tensor_core_operations_ = 0, tensor_core_flops_ = 0;
+  AsyncCopies async_;
   std::string problem_;        // what access() found wrong
   std::string uninitialized_;  // the first uninitialized read, until reported
   bool uninitialized_in_shared_ = false;
