@@ -49,7 +49,9 @@ const std::set<std::string> kRuntimeInternals = {
     "running_checker", "running_thread", "RuntimeScope",
     // what WMMA's header uses: a submission calling them
     // would fake tensor-core work or warp-collective calls
-    "count_tensor_core_operation", "warp_collective", "WarpCollective", "access_for", "launch_draw"};
+    "count_tensor_core_operation", "warp_collective", "WarpCollective", "access_for", "launch_draw",
+    // and the tensor-core atoms' (rooflab/tensor_core.hpp)
+    "read_matrix_row", "count_ldmatrix", "async_copy_issue", "async_copy_commit", "async_copy_next_landing"};
 
 // "__optimize__" -> "optimize".
 std::string attribute_name(std::string name) {
@@ -83,7 +85,9 @@ struct Scanner {
     if (word == "asm" || word == "__asm" || word == "__asm__")
       problem(
           "inline assembly: its loads and stores are invisible to the CPU runtime's checks (and a GPU runs "
-          "no x86 assembly)");
+          "no x86 assembly); for PTX's tensor-core instructions use rooflab/tensor_core.hpp's atoms "
+          "(mma_m16n8k16_f16, ldmatrix_x4, cp_async_16_cg, …), each that one instruction under nvcc and "
+          "checked in the CPU runtime");
     if (starts_with(word, "_mm") || starts_with(word, "__builtin_ia32"))
       problem(word +
               ": an x86 intrinsic, whose loads and stores are invisible to the CPU runtime's checks (and "

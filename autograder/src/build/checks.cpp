@@ -68,7 +68,11 @@ constexpr std::string_view kRuntimeEntryPoints[] = {
     "_ZN7rooflab8cuda_cpu15warp_collectiveE", "_ZN7rooflab8cuda_cpu11launch_drawE", "_ZN7rooflab8cuda_cpu10access_forE",
     "_ZN7rooflab8cuda_cpu17check_matrix_tileE", "_ZN7rooflab8cuda_cpu27count_tensor_core_operationE",
     "_ZN7rooflab8cuda_cpu7fail_atE", "_ZN7rooflab8cuda_cpu19check_launch_boundsE",
-    "_ZN7rooflab8cuda_cpu18function_attributeE"};
+    "_ZN7rooflab8cuda_cpu18function_attributeE",
+    // the tensor-core atoms (rooflab/tensor_core.hpp): ldmatrix and cp.async
+    "_ZN7rooflab8cuda_cpu15read_matrix_rowE", "_ZN7rooflab8cuda_cpu14count_ldmatrixE",
+    "_ZN7rooflab8cuda_cpu16async_copy_issueE", "_ZN7rooflab8cuda_cpu17async_copy_commitE",
+    "_ZN7rooflab8cuda_cpu23async_copy_next_landingE"};
 
 // Only strong definitions: the runtime's header makes template instances and
 // inline functions in its namespace weak definitions of every CUDA object.
