@@ -80,7 +80,7 @@ TEST(CudaCpuTensorCore, MmaCountsTensorCoreOperationsAndFlops) {
   one_mma<<<2, 32>>>(out);
   const std::vector<LaunchRecord> records = rooflab::cuda_cpu::take_launch_records();
   ASSERT_EQ(records.size(), 1u);
-  EXPECT_EQ(records[0].tensor_core_operations, 4u);                                // 2 a warp, 2 blocks
+  EXPECT_EQ(records[0].tensor_core_operations, 4u);                                    // 2 a warp, 2 blocks
   EXPECT_EQ(records[0].tensor_core_flops, 2u * (2u * 16 * 8 * 16 + 2u * 16 * 8 * 8));  // 2·m·n·k each
   cudaFree(out);
 }
@@ -100,7 +100,7 @@ __global__ void ldmatrix_misused(const uint4* global, int how) {
   rows[threadIdx.x] = global[threadIdx.x];
   __syncwarp();
   std::uint32_t d[1];
-  if (how == 0) tc::ldmatrix_x1(d, &global[threadIdx.x]);                                      // global memory
+  if (how == 0) tc::ldmatrix_x1(d, &global[threadIdx.x]);                                   // global memory
   if (how == 1) tc::ldmatrix_x1(d, reinterpret_cast<const char*>(&rows[threadIdx.x]) + 4);  // misaligned
   if (how == 2) tc::ldmatrix_x1(d, &rows[threadIdx.x + 1]);  // row 32, which nobody wrote, is lane 31's: unread
 }

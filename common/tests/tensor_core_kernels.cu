@@ -188,10 +188,18 @@ std::vector<float> mma(Mma shape, const std::vector<float>& a, const std::vector
   float *a_device = to_device(a), *b_device = to_device(b), *c_device = to_device(c), *d_device = nullptr;
   ROOFLAB_CUDA_CHECK(cudaMalloc(&d_device, 16 * 8 * sizeof(float)));
   switch (shape) {
-    case Mma::m16n8k16_f16: mma_kernel<Mma::m16n8k16_f16><<<1, 32>>>(a_device, b_device, c_device, d_device); break;
-    case Mma::m16n8k16_bf16: mma_kernel<Mma::m16n8k16_bf16><<<1, 32>>>(a_device, b_device, c_device, d_device); break;
-    case Mma::m16n8k8_f16: mma_kernel<Mma::m16n8k8_f16><<<1, 32>>>(a_device, b_device, c_device, d_device); break;
-    case Mma::m16n8k8_tf32: mma_kernel<Mma::m16n8k8_tf32><<<1, 32>>>(a_device, b_device, c_device, d_device); break;
+    case Mma::m16n8k16_f16:
+      mma_kernel<Mma::m16n8k16_f16><<<1, 32>>>(a_device, b_device, c_device, d_device);
+      break;
+    case Mma::m16n8k16_bf16:
+      mma_kernel<Mma::m16n8k16_bf16><<<1, 32>>>(a_device, b_device, c_device, d_device);
+      break;
+    case Mma::m16n8k8_f16:
+      mma_kernel<Mma::m16n8k8_f16><<<1, 32>>>(a_device, b_device, c_device, d_device);
+      break;
+    case Mma::m16n8k8_tf32:
+      mma_kernel<Mma::m16n8k8_tf32><<<1, 32>>>(a_device, b_device, c_device, d_device);
+      break;
   }
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
   ROOFLAB_CUDA_CHECK(cudaFree(a_device));

@@ -186,7 +186,7 @@ TEST(TensorCoreAtoms, CpAsyncWaitGroupLandsTheOlderGroups) {
   const std::vector<float> out = tensor_core_kernels::cp_async_two_stages(in);
   for (int lane = 0; lane < 32; ++lane) {
     const int from = (lane + 1) % 32;
-    EXPECT_EQ(out[2 * lane], 16.0f * from + 6.0f) << "lane " << lane;            // 4 from + (0+1+2+3)
+    EXPECT_EQ(out[2 * lane], 16.0f * from + 6.0f) << "lane " << lane;  // 4 from + (0+1+2+3)
     EXPECT_EQ(out[2 * lane + 1], 16.0f * (32 + from) + 6.0f) << "lane " << lane;
   }
 }

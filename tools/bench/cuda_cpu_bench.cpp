@@ -13,9 +13,11 @@ int run_cuda_cpu_bench() {
   constexpr int kRepeats = 3;
   using Timer = KernelTiming (*)(int);
   const Timer unchecked_timers[] = {unchecked::time_copy,     unchecked::time_transpose,   unchecked::time_row_softmax,
-                                    unchecked::time_barriers, unchecked::time_tiny_blocks, unchecked::time_wmma_gemm};
+                                    unchecked::time_barriers, unchecked::time_tiny_blocks, unchecked::time_wmma_gemm,
+                                    unchecked::time_mma_gemm};
   const Timer checked_timers[] = {checked::time_copy,     checked::time_transpose,   checked::time_row_softmax,
-                                  checked::time_barriers, checked::time_tiny_blocks, checked::time_wmma_gemm};
+                                  checked::time_barriers, checked::time_tiny_blocks, checked::time_wmma_gemm,
+                                  checked::time_mma_gemm};
   std::printf("| kernel | unchecked | checked | slowdown | checked accesses/s |\n|---|---:|---:|---:|---:|\n");
   for (std::size_t k = 0; k < std::size(checked_timers); ++k) {
     std::fprintf(stderr, "bench cuda-cpu: kernel %zu of %zu\n", k + 1, std::size(checked_timers));

@@ -13,14 +13,15 @@ struct KernelTiming {
   double accesses;
 };
 
-#define ROOFLAB_BENCH_KERNELS(variant)                                                       \
-  namespace variant {                                                                        \
-  KernelTiming time_copy(int repeats);        /* 4 M floats, coalesced */                    \
-  KernelTiming time_transpose(int repeats);   /* 1024 × 1024 through padded tiles */        \
-  KernelTiming time_row_softmax(int repeats); /* 1024 rows of 1024, a warp a row */          \
-  KernelTiming time_barriers(int repeats);    /* 8 blocks × 256 threads × 1000 barriers */ \
-  KernelTiming time_tiny_blocks(int repeats); /* 2000 blocks of 32 threads */                \
-  KernelTiming time_wmma_gemm(int repeats);   /* 256³ fp16 through WMMA, 4096 mma_sync */   \
+#define ROOFLAB_BENCH_KERNELS(variant)                                                          \
+  namespace variant {                                                                           \
+  KernelTiming time_copy(int repeats);        /* 4 M floats, coalesced */                       \
+  KernelTiming time_transpose(int repeats);   /* 1024 × 1024 through padded tiles */           \
+  KernelTiming time_row_softmax(int repeats); /* 1024 rows of 1024, a warp a row */             \
+  KernelTiming time_barriers(int repeats);    /* 8 blocks × 256 threads × 1000 barriers */    \
+  KernelTiming time_tiny_blocks(int repeats); /* 2000 blocks of 32 threads */                   \
+  KernelTiming time_wmma_gemm(int repeats);   /* 256³ fp16 through WMMA, 4096 mma_sync */      \
+  KernelTiming time_mma_gemm(int repeats);    /* the same on cp.async, ldmatrix and mma.sync */ \
   }
 ROOFLAB_BENCH_KERNELS(checked)
 ROOFLAB_BENCH_KERNELS(unchecked)

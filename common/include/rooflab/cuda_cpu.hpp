@@ -160,7 +160,7 @@ void read_matrix_row(const void* pc, void* to, const void* row, const char* what
 // One ldmatrix of `matrices` (1, 2 or 4) matrices whose rows start at
 // rows[8·m + r]: one shared-memory request, served matrix by matrix (a
 // phase of 8 rows of 16 bytes each, at best one wavefront), with the bank
-// rule within each phase.
+// rule within each phase (rooflab/ldmatrix_banks.hpp).
 void count_ldmatrix(const std::uintptr_t* rows, int matrices);
 // cp.async (rooflab/tensor_core.hpp). The copy of `bytes` (16) from global
 // memory `from` to the block's shared memory `to`, issued by the calling

@@ -62,13 +62,12 @@ namespace rooflab::tensor_core {
 // m16n8k16 is two m16n8k8, cp.async a plain copy (as CUTLASS does there),
 // and the rest trap.
 
-__device__ __forceinline__ void mma_m16n8k8_f16(float (&d)[4], const std::uint32_t (&a)[2],
-                                                const std::uint32_t (&b)[1], const float (&c)[4]) {
+__device__ __forceinline__ void mma_m16n8k8_f16(float (&d)[4], const std::uint32_t (&a)[2], const std::uint32_t (&b)[1],
+                                                const float (&c)[4]) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};\n"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};\n"
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
 #else
   __trap();
 #endif
@@ -81,8 +80,7 @@ __device__ __forceinline__ void mma_m16n8k16_f16(float (&d)[4], const std::uint3
       "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
       "{%10,%11,%12,%13};\n"
       : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),
-        "f"(c[3]));
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
 #else
   // k 0…7 are A's registers 0 and 1 and B's 0; k 8…15 the others.
   const std::uint32_t a_low[2] = {a[0], a[1]}, a_high[2] = {a[2], a[3]}, b_low[1] = {b[0]}, b_high[1] = {b[1]};
@@ -99,8 +97,7 @@ __device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint
       "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
       "{%10,%11,%12,%13};\n"
       : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),
-        "f"(c[3]));
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
 #else
   __trap();
 #endif
@@ -113,8 +110,7 @@ __device__ __forceinline__ void mma_m16n8k8_tf32(float (&d)[4], const std::uint3
       "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
       "{%10,%11,%12,%13};\n"
       : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),
-        "f"(c[3]));
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
 #else
   __trap();
 #endif
@@ -138,9 +134,7 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&d)[4], const void* r
                : "r"(shared_address(row)));
 }
 __device__ __forceinline__ void ldmatrix_x1_trans(std::uint32_t (&d)[1], const void* row) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n"
-               : "=r"(d[0])
-               : "r"(shared_address(row)));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n" : "=r"(d[0]) : "r"(shared_address(row)));
 }
 __device__ __forceinline__ void ldmatrix_x2_trans(std::uint32_t (&d)[2], const void* row) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
@@ -203,7 +197,9 @@ struct MmaLane {
   float* d;
 };
 
-inline float half_input(std::uint32_t bits) { return __half2float(__ushort_as_half(static_cast<unsigned short>(bits))); }
+inline float half_input(std::uint32_t bits) {
+  return __half2float(__ushort_as_half(static_cast<unsigned short>(bits)));
+}
 inline float bfloat16_input(std::uint32_t bits) {
   return __bfloat162float(__ushort_as_bfloat16(static_cast<unsigned short>(bits)));
 }
@@ -291,7 +287,9 @@ struct LdmatrixLane {
 
 template <int Matrices, bool Transposed>
 __attribute__((no_sanitize_thread)) void load_matrices(void* const* lane_data, unsigned) {
-  const auto lane_of = [&](int lane) -> const LdmatrixLane& { return *static_cast<const LdmatrixLane*>(lane_data[lane]); };
+  const auto lane_of = [&](int lane) -> const LdmatrixLane& {
+    return *static_cast<const LdmatrixLane*>(lane_data[lane]);
+  };
   std::uintptr_t rows[32];
   for (int lane = 0; lane < 8 * Matrices; ++lane) rows[lane] = lane_of(lane).row_address;
   for (int lane = 0; lane < 32; ++lane)
@@ -331,20 +329,20 @@ inline void land(int allowed_pending) {
 
 }  // namespace detail
 
-[[gnu::noinline]] inline void mma_m16n8k16_f16(float (&d)[4], const std::uint32_t (&a)[4],
-                                               const std::uint32_t (&b)[2], const float (&c)[4]) {
+[[gnu::noinline]] inline void mma_m16n8k16_f16(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                                               const float (&c)[4]) {
   detail::mma<detail::M16N8K16F16>("mma_m16n8k16_f16", ROOFLAB_CALLER_PC, d, a, b, c);
 }
-[[gnu::noinline]] inline void mma_m16n8k16_bf16(float (&d)[4], const std::uint32_t (&a)[4],
-                                                const std::uint32_t (&b)[2], const float (&c)[4]) {
+[[gnu::noinline]] inline void mma_m16n8k16_bf16(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                                                const float (&c)[4]) {
   detail::mma<detail::M16N8K16BF16>("mma_m16n8k16_bf16", ROOFLAB_CALLER_PC, d, a, b, c);
 }
-[[gnu::noinline]] inline void mma_m16n8k8_f16(float (&d)[4], const std::uint32_t (&a)[2],
-                                              const std::uint32_t (&b)[1], const float (&c)[4]) {
+[[gnu::noinline]] inline void mma_m16n8k8_f16(float (&d)[4], const std::uint32_t (&a)[2], const std::uint32_t (&b)[1],
+                                              const float (&c)[4]) {
   detail::mma<detail::M16N8K8F16>("mma_m16n8k8_f16", ROOFLAB_CALLER_PC, d, a, b, c);
 }
-[[gnu::noinline]] inline void mma_m16n8k8_tf32(float (&d)[4], const std::uint32_t (&a)[4],
-                                               const std::uint32_t (&b)[2], const float (&c)[4]) {
+[[gnu::noinline]] inline void mma_m16n8k8_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                                               const float (&c)[4]) {
   detail::mma<detail::M16N8K8TF32>("mma_m16n8k8_tf32", ROOFLAB_CALLER_PC, d, a, b, c);
 }
 
@@ -393,14 +391,16 @@ inline void cp_async_wait_all() {
 #if defined(__CUDACC__)
 __device__
 #endif
-    inline std::uint32_t pack_half2(float low, float high) {
+    inline std::uint32_t
+    pack_half2(float low, float high) {
   return static_cast<std::uint32_t>(__half_as_ushort(__float2half_rn(low))) |
          static_cast<std::uint32_t>(__half_as_ushort(__float2half_rn(high))) << 16;
 }
 #if defined(__CUDACC__)
 __device__
 #endif
-    inline std::uint32_t pack_bfloat162(float low, float high) {
+    inline std::uint32_t
+    pack_bfloat162(float low, float high) {
   return static_cast<std::uint32_t>(__bfloat16_as_ushort(__float2bfloat16_rn(low))) |
          static_cast<std::uint32_t>(__bfloat16_as_ushort(__float2bfloat16_rn(high))) << 16;
 }

@@ -51,7 +51,6 @@ ROOFLAB_TENSOR_CORE_FORMULA Element ldmatrix_element(int lane, int i, bool trans
   return transposed ? Element{2 * (lane % 4) + i, lane / 4} : Element{lane / 4, 2 * (lane % 4) + i};
 }
 
-
 }  // namespace rooflab::tensor_core
 
 #undef ROOFLAB_TENSOR_CORE_FORMULA

@@ -16,7 +16,9 @@ void AsyncCopies::begin_block(std::uintptr_t shared_begin, std::size_t shared_by
 }
 
 const AsyncCopies::Copy* AsyncCopies::conflicting(std::uintptr_t address, unsigned size, bool write) const {
-  const auto meets = [&](std::uintptr_t begin, unsigned bytes) { return address < begin + bytes && begin < address + size; };
+  const auto meets = [&](std::uintptr_t begin, unsigned bytes) {
+    return address < begin + bytes && begin < address + size;
+  };
   if (address - shared_begin_ < shared_bytes_) {
     const std::size_t first = (address - shared_begin_) / 16, last = (address + size - 1 - shared_begin_) / 16;
     for (std::size_t chunk = first; chunk <= last && chunk < chunk_owner_.size(); ++chunk) {

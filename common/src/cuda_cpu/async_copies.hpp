@@ -19,7 +19,7 @@ class AsyncCopies {
     std::uintptr_t to = 0, from = 0;
     unsigned bytes = 0;
     const void* pc = nullptr;
-    unsigned thread = 0;                  // the issuing thread's linear index
+    unsigned thread = 0;                 // the issuing thread's linear index
     std::uint32_t group = kUncommitted;  // its thread's commit count when it joined a group
     alignas(16) unsigned char data[16] = {};
   };
@@ -39,8 +39,8 @@ class AsyncCopies {
  private:
   std::uintptr_t shared_begin_ = 0;
   std::size_t shared_bytes_ = 0;
-  std::vector<std::vector<Copy>> per_thread_;      // in issue order
-  std::vector<std::uint32_t> groups_committed_;    // per thread
+  std::vector<std::vector<Copy>> per_thread_;    // in issue order
+  std::vector<std::uint32_t> groups_committed_;  // per thread
   // Per 16 bytes of shared memory: the issuing thread + 1 of the copy in
   // flight there, or 0.
   std::vector<std::uint32_t> chunk_owner_;

@@ -1,13 +1,12 @@
 // The memory traffic of the tensor-core atoms (rooflab/tensor_core.hpp) on
 // the CPU runtime: ldmatrix's rows and their bank-conflict count, and
 // cp.async's copies in flight (async_copies.hpp).
-#include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "memory_checker.hpp"
+#include "rooflab/ldmatrix_banks.hpp"
 #include "scheduler_internal.hpp"
 
 namespace rooflab::cuda_cpu {
@@ -44,23 +43,8 @@ void read_matrix_row(const void* pc, void* to, const void* row, const char* what
 }
 
 void count_ldmatrix(const std::uintptr_t* rows, int matrices) {
-  detail::LaunchChecker* checker = detail::current_checker();
-  if (!checker) return;
-  // Each matrix is a phase: its 8 rows of 16 bytes (4 words, in 4 banks)
-  // in as many wavefronts as the bank most asked for has distinct words;
-  // rows at one address are read once (a broadcast).
-  unsigned wavefronts = 0;
-  for (int matrix = 0; matrix < matrices; ++matrix) {
-    std::array<std::uintptr_t, 32> words;  // the phase's distinct words
-    unsigned count = 0;
-    for (int r = 0; r < 8; ++r)
-      for (std::uintptr_t word = rows[8 * matrix + r] / 4; word < rows[8 * matrix + r] / 4 + 4; ++word)
-        if (std::find(words.begin(), words.begin() + count, word) == words.begin() + count) words[count++] = word;
-    std::array<unsigned, 32> per_bank{};
-    for (unsigned i = 0; i < count; ++i) ++per_bank[words[i] % 32];
-    wavefronts += *std::max_element(per_bank.begin(), per_bank.end());
-  }
-  checker->count_shared_load(wavefronts, static_cast<unsigned>(matrices));
+  if (detail::LaunchChecker* checker = detail::current_checker())
+    checker->count_shared_load(cuda::ldmatrix_wavefronts(rows, matrices), static_cast<unsigned>(matrices));
 }
 
 void async_copy_issue(const void* pc, void* to, const void* from, unsigned bytes, unsigned source_bytes,
@@ -68,8 +52,8 @@ void async_copy_issue(const void* pc, void* to, const void* from, unsigned bytes
   auto [thread, checker] = running(pc, what);
   const auto destination = reinterpret_cast<std::uintptr_t>(to), source = reinterpret_cast<std::uintptr_t>(from);
   if (destination % bytes != 0 || source % bytes != 0)
-    fail_at(pc, std::string(what) + ": the " + (destination % bytes ? "destination " + hex_address(to)
-                                                                     : "source " + hex_address(from)) +
+    fail_at(pc, std::string(what) + ": the " +
+                    (destination % bytes ? "destination " + hex_address(to) : "source " + hex_address(from)) +
                     " is not " + std::to_string(bytes) + "-byte aligned, as cp.async requires of both");
   if (!checker->in_shared_memory(destination, bytes))
     fail_at(pc, std::string(what) + ": the destination " + hex_address(to) +
