@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "rooflab/kernel_profile.hpp"
+#include "rooflab/kernel_roofline.hpp"
 #include "rooflab/temp_folder_testing.hpp"
 
 namespace rooflab {
@@ -52,14 +53,58 @@ TEST(KernelPlots, AProfileWithoutKernelRowsHasNoTable) {
 
 TEST(KernelProfile, RowsRoundTripThroughTheirCsv) {
   kernels::KernelRow row{"decode", "split_kv", 2048, 1, 6291456, 12687424, 124800, 1798272, 1536, 3840, 99840, 7};
+  row.tensor_core_flops = 33554432;
   kernels::KernelRow parsed;
   ASSERT_TRUE(kernels::parse_csv_row(kernels::csv_row(row), parsed));
   EXPECT_EQ(parsed.kernel, "split_kv");
   EXPECT_EQ(parsed.n, 2048);
+  EXPECT_EQ(parsed.flops, 6291456);
   EXPECT_EQ(parsed.dram_bytes, 12687424);
   EXPECT_EQ(parsed.shared_bank_conflicts, 7);
-  EXPECT_FALSE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1", parsed));  // a field short
+  EXPECT_EQ(parsed.tensor_core_flops, 33554432);
+  EXPECT_EQ(kernels::csv_header().substr(kernels::csv_header().rfind(',')), ",tensor_core_flops");
+  // A row from before the tensor-core FLOPs were counted: none.
+  ASSERT_TRUE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1,1", parsed));
+  EXPECT_EQ(parsed.tensor_core_flops, 0);
+  EXPECT_FALSE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1", parsed));        // a field short
+  EXPECT_FALSE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1,1,1,1", parsed));  // one over
   EXPECT_FALSE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,-1,1,1,1,1,1,1", parsed));
+  EXPECT_FALSE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1,1,-5", parsed));
+}
+
+// Each FLOP kind in its own column, tensor-core FLOPs bounded by the tensor
+// peak: on an H100, 989.4e12 of them take a second, where the same FLOPs on
+// the CUDA cores would take 989.4 / 66.9 = 14.8 s.
+TEST(KernelProfile, TheTableShowsCudaCoreAndTensorCoreFlopsApart) {
+  const std::vector<kernels::KernelRow> rows = kernels::parse_csv(
+      "kernel,tensor_core,flash_forward_tensor_core,256,1,655360,329728,1,4,1,4,1,0,33554432\n"
+      "kernel,flash,flash_forward,256,1,34209792,526336,17408,69632,1040,32832,803840,0,0\n"
+      "kernel,tensor_core,dense_mma,256,1,0,1,1,1,1,1,1,0,989.4e12\n");
+  ASSERT_EQ(rows.size(), 3u);
+  const auto& h100 = roofline::find_cuda_core_gpu("h100");
+  const std::string table = kernels::markdown_table(rows, {}, h100);
+  EXPECT_NE(table.find("| DRAM bytes | CUDA-core FLOPs | tensor-core FLOPs | FLOPs / byte | H100 SXM: bound |"),
+            std::string::npos)
+      << table;
+  // 329728 bytes at 3.35 TB/s: 98 ns, over 34 ns of tensor cores; the
+  // intensity counts both kinds of FLOPs ((655360 + 33554432) / 329728).
+  EXPECT_NE(table.find("| tensor_core | flash_forward_tensor_core | 256 | 4.0, 4.0 | 0.00 | 322.0 KiB | 6.55e+05 | "
+                       "3.36e+07 | 103.75 | 98 ns (memory) |"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("| flash | flash_forward | 256 | 4.0, 31.6 | 0.00 | 514.0 KiB | 3.42e+07 | — | 65.00 | 511 ns "
+                       "(CUDA cores) |"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("| tensor_core | dense_mma | 256 | 1.0, 1.0 | 0.00 | 1 B | 0 | 9.89e+14 | 989400000000000.00 | "
+                       "1.00 s (tensor cores) |"),
+            std::string::npos)
+      << table;
+  // The chart has both roofs, and the tensor-core kernel above the fp32 one.
+  const std::string script = kernels::roofline_script(rows, {}, h100, "chart.png");
+  EXPECT_NE(script.find("CUDA cores, fp32 (66.9 TFLOP/s"), std::string::npos) << script;
+  EXPECT_NE(script.find("tensor cores, fp16 (989.4 TFLOP/s)"), std::string::npos) << script;
+  EXPECT_NE(script.find("\n989400000000000 98"), std::string::npos) << script;
 }
 
 }  // namespace

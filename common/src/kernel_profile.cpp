@@ -77,14 +77,17 @@ std::vector<KernelRow> profile_kernels(const std::string& method, long long n, c
     row.store_sectors += static_cast<double>(launch.global_store_sectors);
     row.shared_requests += static_cast<double>(launch.shared_load_requests + launch.shared_store_requests);
     row.shared_bank_conflicts += static_cast<double>(launch.shared_bank_conflicts);
+    row.tensor_core_flops += static_cast<double>(launch.tensor_core_flops);
   }
-  for (KernelRow& row : rows) row.flops = flops(row.kernel);
+  // The formula counts a kernel's FLOPs whichever unit does them: what the
+  // tensor cores did is theirs, the rest the CUDA cores'.
+  for (KernelRow& row : rows) row.flops = std::max(0.0, flops(row.kernel) - row.tensor_core_flops);
   return rows;
 }
 
 std::string csv_header() {
   return "kernel,method,name,n,launches,flops,dram_bytes,load_requests,load_sectors,store_requests,store_sectors,"
-         "shared_requests,shared_bank_conflicts";
+         "shared_requests,shared_bank_conflicts,tensor_core_flops";
 }
 
 std::string csv_row(const KernelRow& row) {
@@ -94,8 +97,9 @@ std::string csv_row(const KernelRow& row) {
   line += row.kernel;
   line += ',';
   line += std::to_string(row.n);
-  for (const double value : {row.launches, row.flops, row.dram_bytes, row.load_requests, row.load_sectors,
-                             row.store_requests, row.store_sectors, row.shared_requests, row.shared_bank_conflicts}) {
+  for (const double value :
+       {row.launches, row.flops, row.dram_bytes, row.load_requests, row.load_sectors, row.store_requests,
+        row.store_sectors, row.shared_requests, row.shared_bank_conflicts, row.tensor_core_flops}) {
     line += ',';
     line += number(value);
   }
@@ -106,18 +110,22 @@ bool parse_csv_row(const std::string& line, KernelRow& row) {
   std::vector<std::string> fields;
   std::stringstream stream(line);
   for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
-  if (fields.size() != 13 || fields[0] != "kernel" || !plain_name(fields[1]) || !plain_name(fields[2])) return false;
+  // 14 fields; 13 in a CSV from before the tensor-core FLOPs were counted.
+  if ((fields.size() != 13 && fields.size() != 14) || fields[0] != "kernel" || !plain_name(fields[1]) ||
+      !plain_name(fields[2]))
+    return false;
   KernelRow parsed;
   parsed.method = fields[1];
   parsed.kernel = fields[2];
-  double* targets[] = {&parsed.launches,      &parsed.flops,           &parsed.dram_bytes,
-                       &parsed.load_requests, &parsed.load_sectors,    &parsed.store_requests,
-                       &parsed.store_sectors, &parsed.shared_requests, &parsed.shared_bank_conflicts};
+  double* targets[] = {&parsed.launches,         &parsed.flops,           &parsed.dram_bytes,
+                       &parsed.load_requests,    &parsed.load_sectors,    &parsed.store_requests,
+                       &parsed.store_sectors,    &parsed.shared_requests, &parsed.shared_bank_conflicts,
+                       &parsed.tensor_core_flops};
   try {
     std::size_t used = 0;
     parsed.n = std::stoll(fields[3], &used);
     if (used != fields[3].size() || parsed.n < 0) return false;
-    for (std::size_t i = 0; i < std::size(targets); ++i) {
+    for (std::size_t i = 0; 4 + i < fields.size(); ++i) {
       *targets[i] = std::stod(fields[4 + i], &used);
       if (used != fields[4 + i].size() || !std::isfinite(*targets[i]) || *targets[i] < 0) return false;
     }
@@ -142,16 +150,17 @@ std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector
                            const roofline::CudaCoreGpu& gpu) {
   std::string table =
       "| method | kernel | N | global sectors / request (load, store) | bank conflicts / shared request | DRAM "
-      "bytes | FLOPs | FLOPs / byte | " +
-      gpu.name + ": bound | at 30–75 % |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+      "bytes | CUDA-core FLOPs | tensor-core FLOPs | FLOPs / byte | " +
+      gpu.name + ": bound | at 30–75 % |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   const auto line = [&](const KernelRow& row, const char* whose) {
-    const roofline::Estimate e = roofline::estimate(row.flops, row.dram_bytes, gpu);
+    const roofline::Estimate e = roofline::estimate(row.flops, row.dram_bytes, gpu, row.tensor_core_flops);
+    const char* bound = e.memory_bound ? " (memory)" : e.tensor_core_bound ? " (tensor cores)" : " (CUDA cores)";
     return "| " + row.method + " | " + row.kernel + whose + " | " + std::to_string(row.n) + " | " +
            fixed("%.1f", per(row.load_sectors, row.load_requests)) + ", " +
            fixed("%.1f", per(row.store_sectors, row.store_requests)) + " | " +
            fixed("%.2f", per(row.shared_bank_conflicts, row.shared_requests)) + " | " + bytes(row.dram_bytes) + " | " +
-           fixed("%.3g", row.flops) + " | " + fixed("%.2f", e.intensity) + " | " + duration(e.bound_s) +
-           (e.memory_bound ? " (memory)" : " (compute)") + " | " +
+           fixed("%.3g", row.flops) + " | " + (row.tensor_core_flops > 0 ? fixed("%.3g", row.tensor_core_flops) : "—") +
+           " | " + fixed("%.2f", e.intensity) + " | " + duration(e.bound_s) + bound + " | " +
            duration(e.bound_s / roofline::kTypicalEfficiencyHigh) + "–" +
            duration(e.bound_s / roofline::kTypicalEfficiencyLow) + " |\n";
   };
@@ -173,7 +182,7 @@ std::string roofline_script(const std::vector<KernelRow>& rows, const std::vecto
   std::vector<std::pair<double, double>> labelled;
   int compute_labels = 0;
   const auto point = [&](const KernelRow& row, int source, bool label) {
-    const roofline::Estimate e = roofline::estimate(row.flops, row.dram_bytes, gpu);
+    const roofline::Estimate e = roofline::estimate(row.flops, row.dram_bytes, gpu, row.tensor_core_flops);
     if (e.intensity <= 0) return;
     const double x = e.intensity, y = e.attainable_flops_per_s / 1e12;
     // Above the memory-bound side of the roof, stacked where points
@@ -193,16 +202,21 @@ std::string roofline_script(const std::vector<KernelRow>& rows, const std::vecto
   };
   for (const KernelRow& row : reference) point(row, 1, true);
   for (const KernelRow& row : rows) point(row, 0, reference.empty());
-  const double peak = gpu.fp32_flops_per_s / 1e12, bandwidth = gpu.bytes_per_s / 1e12;
+  // Two roofs: the CUDA cores' fp32 peak, and above it the tensor cores'.
+  const double peak = gpu.fp32_flops_per_s / 1e12, tensor_peak = gpu.tensor_flops_per_s / 1e12,
+               bandwidth = gpu.bytes_per_s / 1e12;
   std::string script = "set terminal pngcairo size 900,560 noenhanced\nset output '" + png + "'\n";
   script += "$kernels << EOD\n" + data + "EOD\n";
   script += "set title '" + gpu.name + ": each kernel at its arithmetic intensity (a bound, not measured)'\n";
-  script += "set logscale xy\nset xrange [0.01:1000]\nset yrange [0.001:" + number(peak * 3) + "]\n";
+  script +=
+      "set logscale xy\nset xrange [0.01:10000]\nset yrange [0.001:" + number(std::max(peak, tensor_peak) * 3) + "]\n";
   script += "set xlabel 'FLOPs per DRAM byte'\nset ylabel 'attainable TFLOP/s'\nset key bottom right\nset grid\n";
-  script += "roof(x) = x * " + number(bandwidth) + " < " + number(peak) + " ? x * " + number(bandwidth) + " : " +
-            number(peak) + "\n";
-  script += "plot roof(x) with lines lw 2 lc rgb '#444444' title 'roofline (" + fixed("%.1f", peak) + " TFLOP/s, " +
-            fixed("%.2f", bandwidth) + " TB/s)', \\\n";
+  script += "roof(x, p) = x * " + number(bandwidth) + " < p ? x * " + number(bandwidth) + " : p\n";
+  script += "plot roof(x, " + number(peak) + ") with lines lw 2 lc rgb '#444444' title 'CUDA cores, fp32 (" +
+            fixed("%.1f", peak) + " TFLOP/s, " + fixed("%.2f", bandwidth) + " TB/s)', \\\n";
+  script += "     roof(x, " + number(tensor_peak) +
+            ") with lines lw 2 dt 2 lc rgb '#888888' title 'tensor cores, fp16 (" + fixed("%.1f", tensor_peak) +
+            " TFLOP/s)', \\\n";
   script += "     $kernels using 1:($3 == 0 ? $2 : NaN) with points pt 7 ps 1.5 lc rgb '#1b7837' title 'yours', \\\n";
   script +=
       "     $kernels using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps 2.2 lc rgb '#762a83' title 'reference', \\\n";
@@ -267,9 +281,12 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv) {
   if (rows.empty())
     std::printf("\nNo kernel ran in the CPU runtime (not implemented yet, or the kernels ran on a GPU).\n");
   std::printf(
-      "\nYour kernels as the CPU runtime counted them, on the roofline of the %s (a bound, not a measured "
-      "time; real kernels reach about %.0f–%.0f %% of it):\n\n%s",
-      gpu->name.c_str(), roofline::kTypicalEfficiencyLow * 100, roofline::kTypicalEfficiencyHigh * 100,
+      "\nYour kernels as the CPU runtime counted them, on the roofline of the %s: CUDA-core FLOPs at its fp32 "
+      "peak (%.1f TFLOP/s), tensor-core FLOPs apart at its dense fp16 tensor peak (%.1f TFLOP/s), the bound the "
+      "slowest of those and the DRAM bytes (a bound, not a measured time; real kernels reach about %.0f–%.0f %% "
+      "of it):\n\n%s",
+      gpu->name.c_str(), gpu->fp32_flops_per_s / 1e12, gpu->tensor_flops_per_s / 1e12,
+      roofline::kTypicalEfficiencyLow * 100, roofline::kTypicalEfficiencyHigh * 100,
       markdown_table(rows, reference, *gpu).c_str());
   if (!plot_file.empty()) {
     const std::string png = plot_file.substr(0, plot_file.rfind('.')) + ".png";

@@ -1,9 +1,9 @@
 // a05's profile, which the grader runs with the submission and with the
 // reference and `lab profile a05` prints as a table: every kernel of
-// standard and flash attention at one shape, as the CPU runtime counted it
-// (global requests and sectors, shared-memory bank conflicts, DRAM bytes),
-// with the FLOPs of chapter 6's formulas, placed on a GPU's roofline
-// (profile/kernel_counts.hpp). Without a GPU only: on a GPU nothing counts
+// standard, flash and tensor-core flash attention at one shape, as the CPU
+// runtime counted it (global requests and sectors, shared-memory bank
+// conflicts, DRAM bytes, tensor-core FLOPs), with the FLOPs of chapter 6's
+// formulas, placed on a GPU's roofline (profile/kernel_counts.hpp). Without a GPU only: on a GPU nothing counts
 // them (Nsight Compute does, there).
 //
 // Provided code: students may run it too (target a05_cuda_attention_profile).

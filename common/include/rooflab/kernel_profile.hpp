@@ -1,7 +1,8 @@
 // What each CUDA kernel of a launcher moved at one shape, as the CPU runtime
 // counted it (rooflab/cuda_cpu.hpp), with the FLOPs of the assignment's
-// formula: the rows a05's and a06's profiles print, `lab profile` shows as a
-// table beside the reference's, and the grader's report draws on a roofline.
+// formula and the tensor-core FLOPs the runtime counted: the rows a05's and
+// a06's profiles print, `lab profile` shows as a table beside the
+// reference's, and the grader's report draws on a roofline.
 #pragma once
 
 #include <functional>
@@ -16,34 +17,45 @@ struct KernelRow {
   std::string method;  // the launcher: "standard", "flash", "decode" …
   std::string kernel;
   long long n = 0;  // the shape's sequence length
-  double launches = 0, flops = 0, dram_bytes = 0;
+  double launches = 0;
+  double flops = 0;  // on the CUDA cores
+  double dram_bytes = 0;
   double load_requests = 0, load_sectors = 0, store_requests = 0, store_sectors = 0;
   double shared_requests = 0, shared_bank_conflicts = 0;
+  double tensor_core_flops = 0;  // the runtime's count: 2·m·n·k per mma
 };
 
 // Runs `call` and returns a row per kernel it launched, a kernel's launches
-// merged, in the order of their first launch; `flops(kernel)` gives a
-// kernel's FLOPs over all its launches. Empty where kernels ran on a GPU.
+// merged, in the order of their first launch. `flops(kernel)` gives all of a
+// kernel's FLOPs over its launches, by the assignment's formula, whichever
+// unit does them; the tensor-core FLOPs the runtime counted are taken out of
+// them (down to 0), so a row's `flops` are what is left for the CUDA cores
+// and no FLOP counts twice. Empty where kernels ran on a GPU.
 std::vector<KernelRow> profile_kernels(const std::string& method, long long n, const std::function<void()>& call,
                                        const std::function<double(const std::string& kernel)>& flops);
 
-// One CSV line a row: "kernel,<method>,<kernel>,<n>,<launches>,<flops>,…".
+// One CSV line a row: "kernel,<method>,<kernel>,<n>,<launches>,<flops>,…,
+// <tensor_core_flops>" (the tensor-core FLOPs last).
 std::string csv_header();
 std::string csv_row(const KernelRow& row);
 // Whether `line` is a kernel row (fields parsed as numbers, names capped and
-// checked as identifiers: a submission's profile prints what it likes).
+// checked as identifiers: a submission's profile prints what it likes). A row
+// without the last field (a CSV from before tensor cores were counted) has 0
+// tensor-core FLOPs.
 bool parse_csv_row(const std::string& line, KernelRow& row);
 std::vector<KernelRow> parse_csv(const std::string& text);
 
 // A Markdown table of `rows` on `gpu`: requests, sectors per request, bank
-// conflicts per request, DRAM bytes, FLOPs, intensity and the roofline bound
-// with the 30–75 % range real kernels reach, each beside the `reference`
-// row of the same method and kernel where there is one.
+// conflicts per request, DRAM bytes, CUDA-core and tensor-core FLOPs ("—"
+// where a kernel ran no tensor-core operation), intensity (all FLOPs) and the
+// roofline bound with the 30–75 % range real kernels reach, each beside the
+// `reference` row of the same method and kernel where there is one.
 std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
                            const roofline::CudaCoreGpu& gpu);
 
-// A gnuplot script drawing `gpu`'s roofline and each kernel on it (the
-// submission's filled, the reference's open), into `png`.
+// A gnuplot script drawing `gpu`'s rooflines (CUDA cores and tensor cores)
+// and each kernel on them (the submission's filled, the reference's open),
+// into `png`.
 std::string roofline_script(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
                             const roofline::CudaCoreGpu& gpu, const std::string& png);
 

@@ -92,12 +92,13 @@ std::string tensor_core_memory_figures(const std::string& figure) {
   return fmt("%.0f", operations);
 }
 
-// "H100 SXM 66.9 TFLOP/s, A100 19.5, …": the fp32 peaks the estimate uses.
-std::string cuda_core_peaks() {
+// "H100 SXM 66.9 TFLOP/s, A100 19.5, …": the fp32 (or, with `tensor`, the
+// dense fp16 tensor-core) peaks the estimate uses.
+std::string peaks(bool tensor) {
   std::string text;
   for (const auto& gpu : rooflab::roofline::cuda_core_gpus()) {
-    const std::string name = gpu.name.substr(0, gpu.name.find(','));
-    text += (text.empty() ? "" : ", ") + name + " " + fmt("%.1f", gpu.fp32_flops_per_s / 1e12);
+    const double peak = tensor ? gpu.tensor_flops_per_s : gpu.fp32_flops_per_s;
+    text += (text.empty() ? "" : ", ") + gpu.name + " " + fmt("%.1f", peak / 1e12);
     if (text.find("TFLOP/s") == std::string::npos) text += " TFLOP/s";
   }
   return text;
@@ -106,7 +107,8 @@ std::string cuda_core_peaks() {
 }  // namespace
 
 void add_a05_cuda_attention_numbers(Values& values) {
-  values["a05.cuda_core_peaks"] = [] { return cuda_core_peaks(); };
+  values["a05.cuda_core_peaks"] = [] { return peaks(false); };
+  values["a05.tensor_core_peaks"] = [] { return peaks(true); };
   values["a05.kernel_counts_table"] = [] { return kernel_counts_table(); };
   values["a05.flash_dram_over_tensors"] = [] { return flash_memory_figures(false); };
   values["a05.flash_conflicts_per_request"] = [] { return flash_memory_figures(true); };
