@@ -1,13 +1,17 @@
 // Every number docs/06 and the a05 lab README quote, from the reference: the
 // worked example's output, and the device memory each launcher needs, counted
 // by the course's DeviceBuffer (the same on a GPU and in the CPU runtime).
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "../profile/kernel_counts.hpp"
 #include "a05_cuda_attention/a05_cuda_attention.hpp"
 #include "doc_regions.hpp"
 #include "rooflab/device_buffer_bytes.hpp"
 #include "rooflab/kernel_profile.hpp"
+#include "rooflab/ldmatrix_banks.hpp"
+#include "rooflab/tensor_core_layouts.hpp"
 #include "rooflab/worker_report.hpp"
 
 namespace rooflab::docs {
@@ -104,9 +108,54 @@ std::string peaks(bool tensor) {
   return text;
 }
 
+// Which lane holds each element of a rows × cols fragment of mma.sync,
+// `per_lane` elements a lane, by the PTX ISA's mapping
+// (rooflab/tensor_core_layouts.hpp), as a text figure.
+template <class Mapping>
+std::string lane_figure(const std::string& title, int rows, int cols, int per_lane, Mapping mapping) {
+  std::vector<int> lane_at(static_cast<std::size_t>(rows * cols), -1);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < per_lane; ++i) {
+      const rooflab::tensor_core::Element at = mapping(lane, i);
+      lane_at[static_cast<std::size_t>(at.row * cols + at.col)] = lane;
+    }
+  std::string text = "```text\n" + title + "\n row \\ col";
+  for (int col = 0; col < cols; ++col) text += fmt("%3.0f", col);
+  text += "\n";
+  for (int row = 0; row < rows; ++row) {
+    text += fmt("%8.0f  ", row);
+    for (int col = 0; col < cols; ++col) text += fmt("%3.0f", lane_at[static_cast<std::size_t>(row * cols + col)]);
+    text += "\n";
+  }
+  return text + "```\n";
+}
+
+// The wavefronts of the ldmatrix.x4 that reads a 16 × 16 fp16 A from a tile
+// whose rows are `row_bytes` apart (lane l gives row l % 16, 16-byte chunk
+// l / 16), its chunks XOR-swizzled (chunk c of row r at c ^ (r % 8)) or not.
+std::string a_tile_wavefronts(int row_bytes, bool swizzled) {
+  std::uintptr_t rows[32];
+  for (int lane = 0; lane < 32; ++lane) {
+    const int row = lane % 16, chunk = swizzled ? (lane / 16) ^ (row % 8) : lane / 16;
+    rows[lane] = static_cast<std::uintptr_t>(row * row_bytes + chunk * 16);
+  }
+  return fmt("%.0f", rooflab::cuda::ldmatrix_wavefronts(rows, 4));
+}
+
 }  // namespace
 
 void add_a05_cuda_attention_numbers(Values& values) {
+  values["a05.mma_a_layout_figure"] = [] {
+    return lane_figure("A of mma.m16n8k16 (16 × 16): the lane that holds each element", 16, 16, 8,
+                       rooflab::tensor_core::a_m16n8k16);
+  };
+  values["a05.mma_c_layout_figure"] = [] {
+    return lane_figure("C and D of mma.m16n8k16 (16 × 8): the lane that holds each element", 16, 8, 4,
+                       rooflab::tensor_core::c_m16n8);
+  };
+  values["a05.ldmatrix_unswizzled_wavefronts"] = [] { return a_tile_wavefronts(128, false); };
+  values["a05.ldmatrix_swizzled_wavefronts"] = [] { return a_tile_wavefronts(128, true); };
+  values["a05.ldmatrix_padded_wavefronts"] = [] { return a_tile_wavefronts(144, false); };
   values["a05.cuda_core_peaks"] = [] { return peaks(false); };
   values["a05.tensor_core_peaks"] = [] { return peaks(true); };
   values["a05.kernel_counts_table"] = [] { return kernel_counts_table(); };
