@@ -2,7 +2,9 @@
 // kernel with its K and V tiles brought in by cp.async (waited for before
 // the barrier that publishes them) and S = Q·Kᵀ computed by the course's
 // mma.sync and ldmatrix atoms (rooflab/tensor_core.hpp) instead of WMMA;
-// P·V stays on WMMA. It keeps every point.
+// P·V stays on WMMA. Q comes in as __half2 pairs, the softmax's row maximum
+// and sum are cooperative groups' reductions over a warp tile, and O goes
+// out as float4. It keeps every point.
 //
 //
 // The algorithm is part 2's; what changes is who multiplies. A warp's tensor
@@ -25,6 +27,8 @@
 // warp, lane j on keys j and j + 32: consecutive words, no conflict.
 //
 // Runs on a GPU and in the CPU runtime, which models WMMA (rooflab/cuda_cpu.hpp).
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cuda_fp16.h>  // keep: __half
 #include <mma.h>
 
@@ -87,16 +91,21 @@ __global__ void flash_forward_tensor_core(const __half* q, const __half* k, cons
   const __half* k_rows = k + bh * m * D;
   const __half* v_rows = v + bh * m * D;
 
-  for (int e = threadIdx.x; e < kBlockRows * D; e += blockDim.x) {
-    const int r = e / D, c = e % D;
-    q_tile[r * S::qkv + c] = row0 + r < n ? q_rows[static_cast<long long>(row0 + r) * D + c] : __float2half(0.0f);
-    o_tile[r * S::o + c] = 0.0f;
+  // Q in pairs of halves: one 4-byte access a lane.
+  const __half2* q_pairs = reinterpret_cast<const __half2*>(q_rows);
+  for (int e = threadIdx.x; e < kBlockRows * D / 2; e += blockDim.x) {
+    const int r = e / (D / 2), c = e % (D / 2) * 2;
+    *reinterpret_cast<__half2*>(q_tile + r * S::qkv + c) =
+        row0 + r < n ? q_pairs[(static_cast<long long>(row0 + r) * D + c) / 2] : __floats2half2_rn(0.0f, 0.0f);
   }
+  for (int e = threadIdx.x; e < kBlockRows * D; e += blockDim.x) o_tile[e / D * S::o + e % D] = 0.0f;
   for (int r = threadIdx.x; r < kBlockRows; r += blockDim.x) {
     row_max[r] = -INFINITY;
     row_sum[r] = 0.0f;
   }
 
+  const cooperative_groups::thread_block_tile<32> lanes =
+      cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
   // This warp's 16 rows of each tile.
   const int my_rows = warp * kFragment;
   const int key_end = causal ? max(0, min(m, row0 + kBlockRows + (m - n))) : m;
@@ -145,8 +154,7 @@ __global__ void flash_forward_tensor_core(const __half* q, const __half* k, cons
         s_pair[part] = visible ? s_tile[r * S::s + j] * scale : -INFINITY;
         tile_max = fmaxf(tile_max, s_pair[part]);
       }
-      for (int offset = 16; offset > 0; offset /= 2)
-        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, offset));
+      tile_max = cooperative_groups::reduce(lanes, tile_max, cooperative_groups::greater<float>());
       const float old_max = row_max[r];
       const float new_max = fmaxf(old_max, tile_max);
       const float rescale = new_max == -INFINITY ? 1.0f : expf(old_max - new_max);
@@ -156,7 +164,7 @@ __global__ void flash_forward_tensor_core(const __half* q, const __half* k, cons
         sum += p;
         p_tile[r * S::p + lane + part * 32] = __float2half(p);
       }
-      for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+      sum = cooperative_groups::reduce(lanes, sum, cooperative_groups::plus<float>());
       for (int c = lane; c < D; c += warpSize) o_tile[r * S::o + c] *= rescale;
       __syncwarp();  // every lane has read m before lane 0 replaces it
       if (lane == 0) {
@@ -182,11 +190,15 @@ __global__ void flash_forward_tensor_core(const __half* q, const __half* k, cons
   }
   __syncthreads();
 
-  for (int e = threadIdx.x; e < kBlockRows * D; e += blockDim.x) {
-    const int r = e / D, c = e % D, i = row0 + r;
+  // O out as float4: one 16-byte access a lane.
+  for (int e = threadIdx.x; e < kBlockRows * D / 4; e += blockDim.x) {
+    const int r = e / (D / 4), c = e % (D / 4) * 4, i = row0 + r;
     if (i >= n) continue;
     const bool seen = row_sum[r] > 0.0f;
-    out[(bh * n + i) * D + c] = seen ? o_tile[r * S::o + c] / row_sum[r] : 0.0f;
+    const float inverse = seen ? 1.0f / row_sum[r] : 0.0f;
+    const float4 o = *reinterpret_cast<const float4*>(o_tile + r * S::o + c);
+    *reinterpret_cast<float4*>(out + (bh * n + i) * D + c) =
+        make_float4(o.x * inverse, o.y * inverse, o.z * inverse, o.w * inverse);
     if (c == 0) lse[bh * n + i] = seen ? row_max[r] + logf(row_sum[r]) : -INFINITY;
   }
 }
