@@ -2,6 +2,8 @@
 // plain CUDA: it builds for the CPU runtime and with nvcc for a GPU.
 #include "tensor_core_kernels.hpp"
 
+#include <mma.h>
+
 #include <cstring>
 
 #include "rooflab/cuda_helpers.hpp"
@@ -125,6 +127,18 @@ __global__ void ldmatrix_then_mma_kernel(const uint4* a, const uint4* b, float* 
   }
 }
 
+__global__ void wmma_kernel(const __half* a, const __half* b, const float* c, float* d) {
+  namespace wmma = nvcuda::wmma;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a_part;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b_part;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> sum;
+  wmma::load_matrix_sync(a_part, a, 16);
+  wmma::load_matrix_sync(b_part, b, 16);
+  wmma::load_matrix_sync(sum, c, 16, wmma::mem_row_major);
+  wmma::mma_sync(sum, a_part, b_part, sum);
+  wmma::store_matrix_sync(d, sum, 16, wmma::mem_row_major);
+}
+
 __global__ void cp_async_exchange_kernel(const float4* in, float4* out, unsigned source_bytes) {
   __shared__ float4 tile[32];
   const int lane = threadIdx.x;
@@ -239,6 +253,22 @@ std::vector<float> ldmatrix_then_mma(const std::vector<float>& a, const std::vec
   ROOFLAB_CUDA_CHECK(cudaFree(a_device));
   ROOFLAB_CUDA_CHECK(cudaFree(b_device));
   return to_host_and_free(d, 16 * 8);
+}
+
+std::vector<float> wmma_m16n16k16(const std::vector<float>& a, const std::vector<float>& b,
+                                  const std::vector<float>& c) {
+  std::vector<__half> a_halves, b_halves;
+  for (const float x : a) a_halves.push_back(__float2half_rn(x));
+  for (const float x : b) b_halves.push_back(__float2half_rn(x));
+  __half *a_device = to_device(a_halves), *b_device = to_device(b_halves);
+  float *c_device = to_device(c), *d = nullptr;
+  ROOFLAB_CUDA_CHECK(cudaMalloc(&d, 16 * 16 * sizeof(float)));
+  wmma_kernel<<<1, 32>>>(a_device, b_device, c_device, d);
+  ROOFLAB_CUDA_CHECK(cudaGetLastError());
+  ROOFLAB_CUDA_CHECK(cudaFree(a_device));
+  ROOFLAB_CUDA_CHECK(cudaFree(b_device));
+  ROOFLAB_CUDA_CHECK(cudaFree(c_device));
+  return to_host_and_free(d, 16 * 16);
 }
 
 std::vector<float> cp_async_exchange(const std::vector<float>& in, unsigned source_bytes) {

@@ -24,6 +24,10 @@ std::vector<std::uint32_t> ldmatrix(int matrices, bool transposed, const std::ve
 // (16 × 8 halves, k × n row-major) by ldmatrix_x2_trans from shared memory,
 // then mma_m16n8k16_f16 with C = 0. Returns D (16 × 8, row-major).
 std::vector<float> ldmatrix_then_mma(const std::vector<float>& a, const std::vector<float>& b);
+// D = A·B + C through WMMA (m16n16k16, fp16 A and B row-major, fp32 C and D
+// row-major), for the same comparison on both.
+std::vector<float> wmma_m16n16k16(const std::vector<float>& a, const std::vector<float>& b,
+                                  const std::vector<float>& c);
 // cp.async of 32 × 16 bytes into shared memory (each lane its 16 bytes, of
 // which the first `source_bytes` come from `in` and the rest are zeros),
 // waited for, then each lane writes out what its neighbour's copy brought.

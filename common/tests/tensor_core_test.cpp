@@ -1,6 +1,7 @@
 // The tensor-core atoms (rooflab/tensor_core.hpp) against the PTX ISA: the
 // lane-to-element mappings as its figures draw them, and each atom on known
-// inputs. It runs on the CPU runtime in every build, and on a GPU where the
+// inputs, and WMMA beside them. It runs on the CPU runtime in every build, and
+// on a GPU where the
 // build has one (common_gpu_tests), where it checks the mappings against the
 // hardware.
 #include "rooflab/tensor_core_layouts.hpp"
@@ -164,6 +165,24 @@ TEST(TensorCoreAtoms, LdmatrixFeedsMmaAsKernelsUseThem) {
   const std::vector<float> d = tensor_core_kernels::ldmatrix_then_mma(a, b);
   const std::vector<double> expected = reference(a, b, std::vector<float>(16 * 8, 0.0f), 16);
   for (int i = 0; i < 16 * 8; ++i) ASSERT_EQ(d[i], expected[i]) << "D(" << i / 8 << ", " << i % 8 << ")";
+}
+
+// WMMA on the same footing: small integers, so D is exact on a GPU too,
+// whatever layout its fragments have.
+TEST(TensorCoreAtoms, WmmaMultipliesExactlyOnSmallIntegers) {
+  std::mt19937 engine(3);
+  std::uniform_int_distribution<int> small(-8, 8);
+  std::vector<float> a(16 * 16), b(16 * 16), c(16 * 16);
+  for (float& x : a) x = static_cast<float>(small(engine));
+  for (float& x : b) x = static_cast<float>(small(engine));
+  for (float& x : c) x = static_cast<float>(small(engine));
+  const std::vector<float> d = tensor_core_kernels::wmma_m16n16k16(a, b, c);
+  for (int row = 0; row < 16; ++row)
+    for (int col = 0; col < 16; ++col) {
+      double expected = c[row * 16 + col];
+      for (int k = 0; k < 16; ++k) expected += static_cast<double>(a[row * 16 + k]) * b[k * 16 + col];
+      ASSERT_EQ(d[row * 16 + col], expected) << "D(" << row << ", " << col << ")";
+    }
 }
 
 TEST(TensorCoreAtoms, CpAsyncCopiesAndZeroFills) {
