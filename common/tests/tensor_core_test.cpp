@@ -1,9 +1,8 @@
 // The tensor-core atoms (rooflab/tensor_core.hpp) against the PTX ISA: the
 // lane-to-element mappings as its figures draw them, and each atom on known
-// inputs, and WMMA beside them. It runs on the CPU runtime in every build, and
-// on a GPU where the
-// build has one (common_gpu_tests), where it checks the mappings against the
-// hardware.
+// inputs, and WMMA beside them. It runs on the CPU runtime in every build,
+// and on a GPU where the build has one (common_gpu_tests), where it checks
+// the mappings against the hardware.
 #include "rooflab/tensor_core_layouts.hpp"
 
 #include <gtest/gtest.h>
