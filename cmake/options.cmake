@@ -15,6 +15,9 @@ option(ROOFLAB_STUDENT_TOOLS
        "Without the instructor tools, still build `rooflab` with analyze, generate and bench on this course tree" OFF)
 option(ROOFLAB_NATIVE "Compile C++ for this machine's CPU (-march=native; see cmake/cpu.cmake)" ON)
 option(ROOFLAB_ENABLE_CUDA "Compile CUDA sources when nvcc is found (OFF proves the CPU-only build)" ON)
+option(ROOFLAB_RUNTIME_TESTS
+       "Build the CPU runtime's own tests (common/tests: the course's CI runs them; a student's build leaves them out)"
+       ON)
 set(ROOFLAB_GRADING_KIT_DIR "" CACHE PATH
     "A reference build's grading_kit/ (cmake/grading_kit.cmake): the grader sets it to build a submission's workers")
 set(ROOFLAB_SEED_SWEEP 200 CACHE STRING
