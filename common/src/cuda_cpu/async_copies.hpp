@@ -3,7 +3,9 @@
 // its thread's cp.async.wait_group covers its group; on a GPU it may land at
 // any moment in between, so every access to its destination, and every
 // write to its source, before it landed is an error (the memory checker asks
-// conflicting() while any copy is in flight). Internal.
+// conflicting() while any copy is in flight). A thread that exits with copies
+// in flight leaves them unlanded: no thread may read them without its wait.
+// Internal.
 #pragma once
 
 #include <cstddef>

@@ -674,6 +674,7 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
                                                                                   : Operation::load;
   WarpRequests& warp = warps_[thread.linear / kWarpSize];
   if (!access.counted) {
+    // an ldmatrix row (its instruction counts itself) or a cp.async as it is issued
   } else if (access.size <= 16) {
     warp.add(thread, access.pc, shared ? Space::shared : Space::global, operation, address, access.size);
   } else {

@@ -2,8 +2,10 @@
 // the CPU runtime: ldmatrix's rows and their bank-conflict count, and
 // cp.async's copies in flight (async_copies.hpp).
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "memory_checker.hpp"
 #include "rooflab/ldmatrix_banks.hpp"
