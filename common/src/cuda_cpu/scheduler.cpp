@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <map>
@@ -250,6 +251,15 @@ std::string waits_in(const Fiber& lane) {
   return std::string(lane.call_name) + " at " + detail::source_line(lane.collective->pc);
 }
 
+// Whether two lanes' warp-collective calls are one call of the source: the
+// same instruction, or copies of one call the optimizer made (a loop
+// unswitched on the lane, say, runs it from two places), which name the same
+// operation and source line.
+bool same_call(const WarpCollective& one, const WarpCollective& other) {
+  if (one.pc == other.pc) return true;
+  return std::strcmp(one.what, other.what) == 0 && detail::source_line(one.pc) == detail::source_line(other.pc);
+}
+
 // Why lanes `caller` and `other` (both at warp-level calls, with one mask)
 // cannot be answered together, or "": a warp-collective operation needs every
 // lane at the same instruction with the same arguments, as a converged warp
@@ -258,7 +268,7 @@ std::string disagreement(const Fiber& caller, const Fiber& other, unsigned other
   const bool caller_collective = caller.call == WarpCall::collective;
   if (!caller_collective && other.call != WarpCall::collective) return "";
   const std::string lane = "lane " + std::to_string(other_lane);
-  if (!caller_collective || other.call != WarpCall::collective || caller.collective->pc != other.collective->pc)
+  if (!caller_collective || other.call != WarpCall::collective || !same_call(*caller.collective, *other.collective))
     return "while " + lane + " waits in " + waits_in(other) +
            ": a warp-collective operation needs every lane of the warp at the same call, converged";
   if (caller.collective->arguments != other.collective->arguments)
