@@ -5,7 +5,8 @@
 # where this test may make a mount namespace (root, with the course outside
 # /tmp), a second grading runs with a private, empty /tmp and TMPDIR unset,
 # and that /tmp must be empty afterwards too. A grading stopped by SIGTERM
-# (a time limit) while it builds leaves nothing behind either.
+# (a time limit) while it builds leaves nothing behind either, nor one whose
+# output's reader went away (SIGPIPE).
 # usage: tmp_left_as_found_test.sh ROOFLAB SOURCE_DIR WORK_DIR
 set -uo pipefail
 rooflab=$1 source_dir=$2 work=$3
@@ -40,6 +41,22 @@ running=$(pgrep -f -- "$work/tmp-stopped" || true)
 cgroups=$(ls -d /sys/fs/cgroup/rooflab-grade-"$grader"-* /sys/fs/cgroup/*/rooflab-grade-"$grader"-* 2>/dev/null || true)
 [ -z "$cgroups" ] || fail "the stopped grading left its cgroups: $cgroups"
 echo "a grading stopped by SIGTERM ended its processes and left no cgroup and nothing in its TMPDIR"
+
+# Its output's reader goes away (`rooflab grade … | head -n 1`): SIGPIPE at
+# its next line stops it the same way, and nothing is left behind.
+mkdir -p "$work/tmp-piped"
+mkfifo "$work/pipe" || fail "cannot make a fifo"
+head -n 1 <"$work/pipe" >"$work/piped-head.txt" &
+TMPDIR=$work/tmp-piped "$rooflab" "${grade[@]}" --out "$work/out-piped" >"$work/pipe" 2>"$work/piped.err" &
+grader=$!
+wait "$grader" && fail "a grading whose reader went away exited 0"
+grep -q 'stopped by SIGPIPE' "$work/out-piped/report.md" ||
+  { cat "$work/piped.err"; fail "the grading whose reader went away does not say why in its report"; }
+left=$(ls -A "$work/tmp-piped")
+[ -z "$left" ] || fail "the grading whose reader went away left in its TMPDIR: $left"
+cgroups=$(ls -d /sys/fs/cgroup/rooflab-grade-"$grader"-* /sys/fs/cgroup/*/rooflab-grade-"$grader"-* 2>/dev/null || true)
+[ -z "$cgroups" ] || fail "the grading whose reader went away left its cgroups: $cgroups"
+echo "a grading whose reader went away (SIGPIPE) stopped and left no cgroup and nothing in its TMPDIR"
 
 private=no
 case "$source_dir/" in /tmp/*) ;; *)

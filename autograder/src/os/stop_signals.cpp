@@ -14,6 +14,9 @@ static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may touch
 extern "C" void on_stop_signal(int signal) {
   int none = 0;
   if (g_stop_signal.compare_exchange_strong(none, signal)) return;
+  // A reader that went away (`rooflab grade … | head`) raises SIGPIPE at every
+  // later write: only the first counts, and the grading cleans up.
+  if (signal == SIGPIPE) return;
   // A second one: whoever sent it does not want to wait for the cleanup.
   std::signal(signal, SIG_DFL);
   std::raise(signal);
@@ -27,6 +30,8 @@ std::string signal_name(int signal) {
       return "SIGINT";
     case SIGHUP:
       return "SIGHUP";
+    case SIGPIPE:
+      return "SIGPIPE (its output's reader went away)";
     default:
       return "signal " + std::to_string(signal);
   }
@@ -43,7 +48,7 @@ void note_stop_signals() {
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
-  for (int signal : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(signal, &action, nullptr);
+  for (int signal : {SIGTERM, SIGINT, SIGHUP, SIGPIPE}) ::sigaction(signal, &action, nullptr);
 }
 
 int stop_signal() { return g_stop_signal.load(); }

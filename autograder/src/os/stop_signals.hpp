@@ -1,5 +1,6 @@
 // A grading stopped from outside (Gradescope's or Slurm's time limit sends
-// SIGTERM, a terminal Ctrl-C sends SIGINT) must not leave its children
+// SIGTERM, a terminal Ctrl-C sends SIGINT, a reader of its output that went
+// away, as `rooflab grade … | head` does, SIGPIPE) must not leave its children
 // running, nor its cgroups and scratch folder behind: the signal is only
 // noted here, and the grader's waits (wait_process) stop their child and
 // throw Stopped, whose unwinding runs every cleanup a normal end runs.
@@ -19,8 +20,9 @@ class Stopped : public std::runtime_error {
   int signal_;
 };
 
-// From now on SIGTERM, SIGINT and SIGHUP are noted instead of ending the
-// process at once (a second one of them ends it as usual).
+// From now on SIGTERM, SIGINT, SIGHUP and SIGPIPE are noted instead of
+// ending the process at once (a second SIGTERM, SIGINT or SIGHUP ends it as
+// usual; SIGPIPE comes again at every write to the closed pipe).
 void note_stop_signals();
 
 // The first stop signal that arrived, or 0.
