@@ -166,22 +166,6 @@ __global__ void cp_async_two_stages_kernel(const float4* in, float* out) {
   out[2 * lane + 1] = second.x + second.y + second.z + second.w;
 }
 
-template <class T>
-T* to_device(const std::vector<T>& host) {
-  T* device = nullptr;
-  ROOFLAB_CUDA_CHECK(cudaMalloc(&device, host.size() * sizeof(T)));
-  ROOFLAB_CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return device;
-}
-
-template <class T>
-std::vector<T> to_host_and_free(T* device, std::size_t count) {
-  std::vector<T> host(count);
-  ROOFLAB_CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
-  ROOFLAB_CUDA_CHECK(cudaFree(device));
-  return host;
-}
-
 // Halves (as 16-bit patterns, row-major) packed 8 to a uint4.
 std::vector<uint4> as_rows(const std::vector<std::uint16_t>& halves) {
   std::vector<uint4> rows(halves.size() / 8);
@@ -197,62 +181,56 @@ std::vector<std::uint16_t> half_bits(const std::vector<float>& values) {
 
 }  // namespace
 
+using rooflab::cuda::DeviceBuffer;
+
 std::vector<float> mma(Mma shape, const std::vector<float>& a, const std::vector<float>& b,
                        const std::vector<float>& c) {
-  float *a_device = to_device(a), *b_device = to_device(b), *c_device = to_device(c), *d_device = nullptr;
-  ROOFLAB_CUDA_CHECK(cudaMalloc(&d_device, 16 * 8 * sizeof(float)));
+  const DeviceBuffer<float> a_device(a), b_device(b), c_device(c);
+  DeviceBuffer<float> d(16 * 8);
   switch (shape) {
     case Mma::m16n8k16_f16:
-      mma_kernel<Mma::m16n8k16_f16><<<1, 32>>>(a_device, b_device, c_device, d_device);
+      mma_kernel<Mma::m16n8k16_f16><<<1, 32>>>(a_device.get(), b_device.get(), c_device.get(), d.get());
       break;
     case Mma::m16n8k16_bf16:
-      mma_kernel<Mma::m16n8k16_bf16><<<1, 32>>>(a_device, b_device, c_device, d_device);
+      mma_kernel<Mma::m16n8k16_bf16><<<1, 32>>>(a_device.get(), b_device.get(), c_device.get(), d.get());
       break;
     case Mma::m16n8k8_f16:
-      mma_kernel<Mma::m16n8k8_f16><<<1, 32>>>(a_device, b_device, c_device, d_device);
+      mma_kernel<Mma::m16n8k8_f16><<<1, 32>>>(a_device.get(), b_device.get(), c_device.get(), d.get());
       break;
     case Mma::m16n8k8_tf32:
-      mma_kernel<Mma::m16n8k8_tf32><<<1, 32>>>(a_device, b_device, c_device, d_device);
+      mma_kernel<Mma::m16n8k8_tf32><<<1, 32>>>(a_device.get(), b_device.get(), c_device.get(), d.get());
       break;
   }
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  ROOFLAB_CUDA_CHECK(cudaFree(a_device));
-  ROOFLAB_CUDA_CHECK(cudaFree(b_device));
-  ROOFLAB_CUDA_CHECK(cudaFree(c_device));
-  return to_host_and_free(d_device, 16 * 8);
+  return d.to_host();
 }
 
 std::vector<std::uint32_t> ldmatrix(int matrices, bool transposed, const std::vector<std::uint16_t>& tile) {
-  uint4* tile_device = to_device(as_rows(tile));
-  std::uint32_t* out = nullptr;
-  ROOFLAB_CUDA_CHECK(cudaMalloc(&out, 32 * matrices * sizeof(std::uint32_t)));
+  const DeviceBuffer<uint4> tile_device(as_rows(tile));
+  DeviceBuffer<std::uint32_t> out(32 * static_cast<std::size_t>(matrices));
   if (matrices == 1 && transposed) {
-    ldmatrix_kernel<1, true><<<1, 32>>>(tile_device, out);
+    ldmatrix_kernel<1, true><<<1, 32>>>(tile_device.get(), out.get());
   } else if (matrices == 1) {
-    ldmatrix_kernel<1, false><<<1, 32>>>(tile_device, out);
+    ldmatrix_kernel<1, false><<<1, 32>>>(tile_device.get(), out.get());
   } else if (matrices == 2 && transposed) {
-    ldmatrix_kernel<2, true><<<1, 32>>>(tile_device, out);
+    ldmatrix_kernel<2, true><<<1, 32>>>(tile_device.get(), out.get());
   } else if (matrices == 2) {
-    ldmatrix_kernel<2, false><<<1, 32>>>(tile_device, out);
+    ldmatrix_kernel<2, false><<<1, 32>>>(tile_device.get(), out.get());
   } else if (transposed) {
-    ldmatrix_kernel<4, true><<<1, 32>>>(tile_device, out);
+    ldmatrix_kernel<4, true><<<1, 32>>>(tile_device.get(), out.get());
   } else {
-    ldmatrix_kernel<4, false><<<1, 32>>>(tile_device, out);
+    ldmatrix_kernel<4, false><<<1, 32>>>(tile_device.get(), out.get());
   }
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  ROOFLAB_CUDA_CHECK(cudaFree(tile_device));
-  return to_host_and_free(out, 32 * static_cast<std::size_t>(matrices));
+  return out.to_host();
 }
 
 std::vector<float> ldmatrix_then_mma(const std::vector<float>& a, const std::vector<float>& b) {
-  uint4 *a_device = to_device(as_rows(half_bits(a))), *b_device = to_device(as_rows(half_bits(b)));
-  float* d = nullptr;
-  ROOFLAB_CUDA_CHECK(cudaMalloc(&d, 16 * 8 * sizeof(float)));
-  ldmatrix_then_mma_kernel<<<1, 32>>>(a_device, b_device, d);
+  const DeviceBuffer<uint4> a_device(as_rows(half_bits(a))), b_device(as_rows(half_bits(b)));
+  DeviceBuffer<float> d(16 * 8);
+  ldmatrix_then_mma_kernel<<<1, 32>>>(a_device.get(), b_device.get(), d.get());
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  ROOFLAB_CUDA_CHECK(cudaFree(a_device));
-  ROOFLAB_CUDA_CHECK(cudaFree(b_device));
-  return to_host_and_free(d, 16 * 8);
+  return d.to_host();
 }
 
 std::vector<float> wmma_m16n16k16(const std::vector<float>& a, const std::vector<float>& b,
@@ -260,41 +238,30 @@ std::vector<float> wmma_m16n16k16(const std::vector<float>& a, const std::vector
   std::vector<__half> a_halves, b_halves;
   for (const float x : a) a_halves.push_back(__float2half_rn(x));
   for (const float x : b) b_halves.push_back(__float2half_rn(x));
-  __half *a_device = to_device(a_halves), *b_device = to_device(b_halves);
-  float *c_device = to_device(c), *d = nullptr;
-  ROOFLAB_CUDA_CHECK(cudaMalloc(&d, 16 * 16 * sizeof(float)));
-  wmma_kernel<<<1, 32>>>(a_device, b_device, c_device, d);
+  const DeviceBuffer<__half> a_device(a_halves), b_device(b_halves);
+  const DeviceBuffer<float> c_device(c);
+  DeviceBuffer<float> d(16 * 16);
+  wmma_kernel<<<1, 32>>>(a_device.get(), b_device.get(), c_device.get(), d.get());
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  ROOFLAB_CUDA_CHECK(cudaFree(a_device));
-  ROOFLAB_CUDA_CHECK(cudaFree(b_device));
-  ROOFLAB_CUDA_CHECK(cudaFree(c_device));
-  return to_host_and_free(d, 16 * 16);
+  return d.to_host();
 }
 
+// The floats as float4 rows: cudaMalloc aligns far beyond 16 bytes.
 std::vector<float> cp_async_exchange(const std::vector<float>& in, unsigned source_bytes) {
-  std::vector<float4> rows(32);
-  std::memcpy(rows.data(), in.data(), 32 * sizeof(float4));
-  float4 *in_device = to_device(rows), *out = nullptr;
-  ROOFLAB_CUDA_CHECK(cudaMalloc(&out, 32 * sizeof(float4)));
-  cp_async_exchange_kernel<<<1, 32>>>(in_device, out, source_bytes);
+  const DeviceBuffer<float> in_device(in);
+  DeviceBuffer<float> out(128);
+  cp_async_exchange_kernel<<<1, 32>>>(reinterpret_cast<const float4*>(in_device.get()),
+                                      reinterpret_cast<float4*>(out.get()), source_bytes);
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  ROOFLAB_CUDA_CHECK(cudaFree(in_device));
-  const std::vector<float4> result = to_host_and_free(out, 32);
-  std::vector<float> flat(128);
-  std::memcpy(flat.data(), result.data(), flat.size() * sizeof(float));
-  return flat;
+  return out.to_host();
 }
 
 std::vector<float> cp_async_two_stages(const std::vector<float>& in) {
-  std::vector<float4> rows(64);
-  std::memcpy(rows.data(), in.data(), 64 * sizeof(float4));
-  float4* in_device = to_device(rows);
-  float* out = nullptr;
-  ROOFLAB_CUDA_CHECK(cudaMalloc(&out, 64 * sizeof(float)));
-  cp_async_two_stages_kernel<<<1, 32>>>(in_device, out);
+  const DeviceBuffer<float> in_device(in);
+  DeviceBuffer<float> out(64);
+  cp_async_two_stages_kernel<<<1, 32>>>(reinterpret_cast<const float4*>(in_device.get()), out.get());
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  ROOFLAB_CUDA_CHECK(cudaFree(in_device));
-  return to_host_and_free(out, 64);
+  return out.to_host();
 }
 
 }  // namespace tensor_core_kernels
