@@ -115,9 +115,7 @@ class LaunchChecker {
   // A shared-memory load request counted whole (an ldmatrix): the
   // wavefronts it took and the fewest its bytes need.
   void count_shared_load(unsigned wavefronts, unsigned fewest) {
-    ++counters_.shared_load_requests;
-    counters_.shared_wavefronts += wavefronts;
-    counters_.shared_bank_conflicts += wavefronts > fewest ? wavefronts - fewest : 0;
+    count_shared_request(counters_, Operation::load, wavefronts, fewest);
   }
   // Whether [address, address + size) lies in the running block's shared memory.
   bool in_shared_memory(std::uintptr_t address, std::size_t size) const;

@@ -209,13 +209,7 @@ void WarpRequests::count_into(MemoryCounters& counters) {
     // word per bank; lanes asking for the same word share it.
     const unsigned wavefronts = std::max(units.deepest, 1u);
     const unsigned fewest = std::max(1u, (units.distinct * 4 + 127) / 128);  // 128 bytes a wavefront at best
-    if (request.operation == Operation::store) {
-      ++counters.shared_store_requests;
-    } else {
-      ++counters.shared_load_requests;  // shared atomics count as loads here
-    }
-    counters.shared_wavefronts += wavefronts;
-    counters.shared_bank_conflicts += wavefronts > fewest ? wavefronts - fewest : 0;
+    count_shared_request(counters, request.operation, wavefronts, fewest);
   }
   requests_.clear();
   spill_count_ = 0;

@@ -16,6 +16,15 @@ namespace rooflab::cuda_cpu::detail {
 enum class Space : std::uint8_t { global, shared };
 enum class Operation : std::uint8_t { load, store, atomic };
 
+// One shared-memory request into `counters`: the wavefronts it took, and the
+// ones beyond the fewest its bytes need (its bank conflicts). Shared atomics
+// count as loads.
+inline void count_shared_request(MemoryCounters& counters, Operation operation, unsigned wavefronts, unsigned fewest) {
+  ++(operation == Operation::store ? counters.shared_store_requests : counters.shared_load_requests);
+  counters.shared_wavefronts += wavefronts;
+  counters.shared_bank_conflicts += wavefronts > fewest ? wavefronts - fewest : 0;
+}
+
 class WarpRequests {
  public:
   // One lane's access: `pc` is the instruction that made it. Inline, the
