@@ -210,22 +210,29 @@ inline float tf32_input(std::uint32_t bits) {  // the top 19 bits: sign, exponen
   return value;
 }
 
+// Element i of registers that hold two 16-bit elements each, the lower first.
+inline std::uint32_t packed_element(const std::uint32_t* registers, int i) {
+  return registers[i / 2] >> (16 * (i % 2));
+}
+struct Fp16Inputs {
+  static float input(const std::uint32_t* registers, int i) { return half_input(packed_element(registers, i)); }
+};
+struct Bf16Inputs {
+  static float input(const std::uint32_t* registers, int i) { return bfloat16_input(packed_element(registers, i)); }
+};
+
 // The shapes: M × N × K, registers per lane, and element i of a lane's A
-// (or B) as a float and where it sits.
-struct M16N8K16F16 {
+// (or B) as a float (the Inputs base) and where it sits.
+template <class Inputs>
+struct M16N8K16 : Inputs {
   static constexpr int M = 16, N = 8, K = 16, a_elements = 8, b_elements = 4;
-  static float input(const std::uint32_t* registers, int i) { return half_input(registers[i / 2] >> (16 * (i % 2))); }
   static Element a(int lane, int i) { return a_m16n8k16(lane, i); }
   static Element b(int lane, int i) { return b_m16n8k16(lane, i); }
 };
-struct M16N8K16BF16 : M16N8K16F16 {
-  static float input(const std::uint32_t* registers, int i) {
-    return bfloat16_input(registers[i / 2] >> (16 * (i % 2)));
-  }
-};
-struct M16N8K8F16 {
+using M16N8K16F16 = M16N8K16<Fp16Inputs>;
+using M16N8K16BF16 = M16N8K16<Bf16Inputs>;
+struct M16N8K8F16 : Fp16Inputs {
   static constexpr int M = 16, N = 8, K = 8, a_elements = 4, b_elements = 2;
-  static float input(const std::uint32_t* registers, int i) { return half_input(registers[i / 2] >> (16 * (i % 2))); }
   static Element a(int lane, int i) { return a_m16n8k8_f16(lane, i); }
   static Element b(int lane, int i) { return b_m16n8k8_f16(lane, i); }
 };
