@@ -35,12 +35,16 @@ const AsyncCopies::Copy* AsyncCopies::conflicting(std::uintptr_t address, unsign
   return nullptr;
 }
 
+void AsyncCopies::mark(const Copy& copy, std::uint32_t owner) {
+  for (std::uintptr_t chunk = (copy.to - shared_begin_) / 16; chunk <= (copy.to + copy.bytes - 1 - shared_begin_) / 16;
+       ++chunk)
+    chunk_owner_[chunk] = owner;
+}
+
 void AsyncCopies::issue(const Copy& copy) {
   if (chunk_owner_.size() < (shared_bytes_ + 15) / 16) chunk_owner_.resize((shared_bytes_ + 15) / 16, 0u);
   per_thread_[copy.thread].push_back(copy);
-  for (std::uintptr_t chunk = (copy.to - shared_begin_) / 16; chunk <= (copy.to + copy.bytes - 1 - shared_begin_) / 16;
-       ++chunk)
-    chunk_owner_[chunk] = copy.thread + 1;
+  mark(copy, copy.thread + 1);
   ++in_flight_;
 }
 
@@ -58,9 +62,7 @@ bool AsyncCopies::next_landing(unsigned thread, int allowed_pending, Copy& copy)
     if (it->group == kUncommitted || it->group + static_cast<std::uint32_t>(allowed_pending) >= committed) continue;
     copy = *it;
     copies.erase(it);
-    for (std::uintptr_t chunk = (copy.to - shared_begin_) / 16;
-         chunk <= (copy.to + copy.bytes - 1 - shared_begin_) / 16; ++chunk)
-      chunk_owner_[chunk] = 0;
+    mark(copy, 0);
     --in_flight_;
     return true;
   }

@@ -46,6 +46,8 @@ class AsyncCopies {
   // Per 16 bytes of shared memory: the issuing thread + 1 of the copy in
   // flight there, or 0.
   std::vector<std::uint32_t> chunk_owner_;
+  // Sets the owner of the chunks `copy` writes (0: none in flight).
+  void mark(const Copy& copy, std::uint32_t owner);
   unsigned in_flight_ = 0;
 };
 
