@@ -11,8 +11,8 @@
 # <name>_literate: an object library of the assignment's literate sources,
 # linked with the assignment and `links`. The examples' executables are built
 # first; their path is ROOFLAB_EXAMPLE_PATH_PREFIX "<stem>" (for the usage
-# output the lab READMEs quote). ROOFLAB_MODELS_DIR is tools/models/, the model
-# files `lab analyze` and `lab generate` read.
+# output the lab READMEs quote), relative to the build's folder (no absolute
+# path on a compile line: rooflab/build_paths.hpp says why).
 function(_course_add_literate name examples links)
   if(NOT ROOFLAB_BUILD_TOOLS)
     return()
@@ -29,9 +29,10 @@ function(_course_add_literate name examples links)
     return()
   endif()
   add_library(${name}_literate OBJECT ${sources})
-  target_link_libraries(${name}_literate PRIVATE ${name} ${links} rooflab_docs rooflab_plots rooflab::warnings)
-  target_compile_definitions(${name}_literate PRIVATE ROOFLAB_EXAMPLE_PATH_PREFIX="${CMAKE_CURRENT_BINARY_DIR}/${name}_"
-                                                     ROOFLAB_MODELS_DIR="${PROJECT_SOURCE_DIR}/tools/models")
+  target_link_libraries(${name}_literate PRIVATE ${name} ${links} rooflab_docs rooflab_plots rooflab_build_paths
+                                               rooflab::warnings)
+  file(RELATIVE_PATH example_prefix "${PROJECT_BINARY_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/${name}_")
+  target_compile_definitions(${name}_literate PRIVATE ROOFLAB_EXAMPLE_PATH_PREFIX="${example_prefix}")
   foreach(example IN LISTS examples)
     get_filename_component(stem "${example}" NAME_WE)
     add_dependencies(${name}_literate ${name}_${stem})

@@ -1,5 +1,6 @@
-# cmake -DINPUT=x.cu -DOUTPUT=x_cpu.cpp -P cuda_cpu_rewrite.cmake
-# The rewrite cmake/cuda_on_cpu.cmake describes.
+# cmake -DINPUT=x.cu [-DLINE_NAME=name] -DOUTPUT=x_cpu.cpp -P cuda_cpu_rewrite.cmake
+# The rewrite cmake/cuda_on_cpu.cmake describes. LINE_NAME is the name the
+# output's #line gives the .cu file (default: INPUT).
 cmake_minimum_required(VERSION 3.22)  # a script's policies: today's if() and while()
 file(READ "${INPUT}" text)
 
@@ -78,7 +79,10 @@ string(REGEX REPLACE "(__device__|__constant__)([^;(){}=\n]*[ \t*&])([A-Za-z_][A
 # the macro is empty.)
 string(REGEX REPLACE "__launch_bounds__[ \t]*\\(([^()]*)\\)([^{};]*)\\{"
                      "\\2{ ::rooflab::cuda_cpu::check_launch_bounds(\\1);" text "${text}")
-set(result "// Generated from ${INPUT} by cmake/cuda_cpu_rewrite.cmake: runs on the CPU.\n#include \"rooflab/cuda_cpu_memory_functions.hpp\"\n#include \"rooflab/cuda_cpu.hpp\"\n#line 1 \"${INPUT}\"\n${text}")
+if(NOT DEFINED LINE_NAME)
+  set(LINE_NAME "${INPUT}")
+endif()
+set(result "// Generated from ${LINE_NAME} by cmake/cuda_cpu_rewrite.cmake: runs on the CPU.\n#include \"rooflab/cuda_cpu_memory_functions.hpp\"\n#include \"rooflab/cuda_cpu.hpp\"\n#line 1 \"${LINE_NAME}\"\n${text}")
 # The output must end up newer than its input, even when the rewrite is the
 # same (a .cu file touched or saved unchanged): an output left older makes
 # every later build run this again, printing "Rewriting ..." each time.

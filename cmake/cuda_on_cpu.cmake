@@ -54,9 +54,13 @@ function(rooflab_cuda_on_cpu out_var)
     # the .cu file by this path (autograder/src/build/checks.cpp).
     file(RELATIVE_PATH relative "${CMAKE_CURRENT_SOURCE_DIR}" "${absolute}")
     set(output "${CMAKE_CURRENT_BINARY_DIR}/${folder}/${relative}.cpp")
+    # The #line name: the .cu file relative to where it is compiled, so that
+    # the rewritten text holds no absolute path and the compiler cache serves
+    # every copy of the course (a Gradescope zip's build, a student repository).
+    file(RELATIVE_PATH line_name "${CMAKE_CURRENT_BINARY_DIR}" "${absolute}")
     add_custom_command(
       OUTPUT "${output}"
-      COMMAND "${CMAKE_COMMAND}" "-DINPUT=${absolute}" "-DOUTPUT=${output}" -P
+      COMMAND "${CMAKE_COMMAND}" "-DINPUT=${absolute}" "-DLINE_NAME=${line_name}" "-DOUTPUT=${output}" -P
               "${PROJECT_SOURCE_DIR}/cmake/cuda_cpu_rewrite.cmake"
       DEPENDS "${absolute}" "${PROJECT_SOURCE_DIR}/cmake/cuda_cpu_rewrite.cmake"
       COMMENT "Rewriting ${source} to run on the CPU"

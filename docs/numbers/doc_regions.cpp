@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "rooflab/build_paths.hpp"
+
 namespace rooflab::docs {
 
 std::string regenerate(const std::string& markdown, const std::string& file, const Values& values,
@@ -49,8 +51,9 @@ std::string fmt(const char* format, double value) {
 }
 
 std::string program_output_block(const std::string& program) {
+  const std::string path = (build_paths::binary_dir() / program).string();
   std::string output;
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(program.c_str(), "r"), ::pclose);
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(path.c_str(), "r"), ::pclose);
   if (!pipe) return "cannot run " + program;
   std::array<char, 256> chunk{};
   while (std::fgets(chunk.data(), chunk.size(), pipe.get())) output += chunk.data();

@@ -27,8 +27,8 @@ std::string regenerate(const std::string& markdown, const std::string& file, con
 // `value` printed with a printf format, e.g. fmt("%.1f", 14e9 / 1e9) == "14.0".
 std::string fmt(const char* format, double value);
 
-// What `program` prints, as a Markdown ```text block (for the lab READMEs'
-// "Example usage" sections).
+// What `program` (a path relative to this build's folder, or absolute) prints,
+// as a Markdown ```text block (for the lab READMEs' "Example usage" sections).
 std::string program_output_block(const std::string& program);
 
 }  // namespace rooflab::docs

@@ -57,9 +57,8 @@ std::optional<Measured> measure(const std::function<Tensor4()>& run, int repeats
 // (torch_attention.py). Empty when there is no torch or the script failed.
 std::map<std::string, double> torch_seconds(const std::string& python, const std::vector<std::string>& specs,
                                             int threads, int repeats) {
-  std::string command = rooflab::bench::shell_quoted(python) + " " +
-                        rooflab::bench::shell_quoted(ROOFLAB_BENCH_DIR "/torch_attention.py") + " " +
-                        std::to_string(threads) + " " + std::to_string(repeats);
+  std::string command = rooflab::bench::shell_quoted(python) + " " + rooflab::bench::peer_script("torch_attention.py") +
+                        " " + std::to_string(threads) + " " + std::to_string(repeats);
   for (const std::string& spec : specs) command += " " + spec;
   std::map<std::string, double> seconds;
   FILE* pipe = popen(command.c_str(), "r");

@@ -13,6 +13,8 @@
 
 #include "attention_bench.hpp"
 #include "rooflab/backend.hpp"
+#include "rooflab/build_paths.hpp"
+#include "torch_python.hpp"
 
 namespace rooflab::bench {
 namespace {
@@ -46,7 +48,7 @@ std::string cell(const std::map<std::string, double>& row, const std::string& ke
 }  // namespace
 
 int run_gpu_attention_bench(const GpuAttentionBenchOptions& options) {
-  const std::string bench = ROOFLAB_GPU_BENCH;
+  const std::string bench = build_paths::gpu_attention_bench().string();
   if (bench.empty()) {
     std::fprintf(stderr, "bench attention --gpu: this build has no CUDA (nvcc absent at configure time)\n");
     return 2;
@@ -72,7 +74,7 @@ int run_gpu_attention_bench(const GpuAttentionBenchOptions& options) {
                          std::to_string(options.batch) + " --heads " + std::to_string(options.heads),
                      rows))
           return 1;
-        torch_ran = collect(python + " " + ROOFLAB_BENCH_DIR + "/torch_gpu_attention.py" + args, rows) && torch_ran;
+        torch_ran = collect(python + " " + peer_script("torch_gpu_attention.py") + args, rows) && torch_ran;
       }
     }
   }

@@ -4,7 +4,13 @@
 #include <filesystem>
 #include <vector>
 
+#include "rooflab/build_paths.hpp"
+
 namespace rooflab::bench {
+
+std::string peer_script(const std::string& name) {
+  return shell_quoted((build_paths::source_dir() / "tools" / "bench" / name).string());
+}
 
 std::string shell_quoted(const std::string& text) {
   std::string quoted = "'";
@@ -17,7 +23,7 @@ std::optional<std::string> torch_python() {
   if (const char* chosen = std::getenv("ROOFLAB_PYTHON"); chosen != nullptr && *chosen != '\0')
     candidates.emplace_back(chosen);
   // The virtual environment how_to_get_torch() suggests, at the repository's root.
-  const std::filesystem::path venv = std::filesystem::path(ROOFLAB_REPOSITORY_DIR) / ".venv" / "bin" / "python3";
+  const std::filesystem::path venv = build_paths::source_dir() / ".venv" / "bin" / "python3";
   if (std::filesystem::exists(venv)) candidates.push_back(venv.string());
   candidates.emplace_back("python3");
   candidates.emplace_back("/usr/bin/python3");

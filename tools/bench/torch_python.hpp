@@ -16,6 +16,10 @@ std::optional<std::string> torch_python();
 // What to do when torch_python() found nothing, in one sentence.
 std::string how_to_get_torch();
 
+// The peer script `name` (torch_attention.py, …) in tools/bench/ of the course
+// tree this build was configured from, quoted for /bin/sh.
+std::string peer_script(const std::string& name);
+
 // `text` quoted for /bin/sh, so that paths with spaces survive popen().
 std::string shell_quoted(const std::string& text);
 

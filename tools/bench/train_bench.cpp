@@ -54,8 +54,8 @@ double rooflab_step_seconds(const TrainConfig& config, int steps) {
 
 // torch_train.py's medians by variant ("matmul", "sdpa"); empty when it failed.
 std::map<std::string, double> torch_step_seconds(const std::string& python, int steps, int threads) {
-  const std::string command = shell_quoted(python) + " " + shell_quoted(ROOFLAB_BENCH_DIR "/torch_train.py") + " " +
-                              std::to_string(steps) + " " + std::to_string(threads);
+  const std::string command = shell_quoted(python) + " " + peer_script("torch_train.py") + " " + std::to_string(steps) +
+                              " " + std::to_string(threads);
   std::map<std::string, double> seconds;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return seconds;

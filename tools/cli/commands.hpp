@@ -7,13 +7,15 @@
 #include <filesystem>
 #include <string>
 
+#include "rooflab/build_paths.hpp"
+
 namespace rooflab::cli {
 
 // Where this build's defaults point: the repository and this build, and whose
-// code the tools run (compiled in by tools/CMakeLists.txt).
-inline const std::filesystem::path kSourceDir = ROOFLAB_SOURCE_DIR;
-inline const std::filesystem::path kBinaryDir = ROOFLAB_BINARY_DIR;
-inline constexpr const char* kWhoseCode = ROOFLAB_WHOSE_CODE;
+// code the tools run (rooflab/build_paths.hpp).
+inline const std::filesystem::path kSourceDir = build_paths::source_dir();
+inline const std::filesystem::path kBinaryDir = build_paths::binary_dir();
+inline const char* const kWhoseCode = build_paths::whose_code();
 
 // "machine: 2 cores, 23 GiB, 2026-11-23": the line every benchmark starts with.
 std::string machine_line();  // bench.cpp

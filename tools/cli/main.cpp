@@ -4,6 +4,7 @@
 // the commands that run on the student's own code (analyze, bench, generate, train);
 // the reference build adds the instructor's (ROOFLAB_INSTRUCTOR_TOOLS).
 #include <iostream>
+#include <string>
 
 #include "commands.hpp"
 
@@ -11,7 +12,7 @@ int main(int argc, char** argv) {
 #if ROOFLAB_INSTRUCTOR_TOOLS
   CLI::App app{"rooflab: grade submissions, release the student template, and the course's tools"};
 #else
-  CLI::App app{"rooflab: the course's tools, run on " ROOFLAB_WHOSE_CODE};
+  CLI::App app{std::string("rooflab: the course's tools, run on ") + rooflab::cli::kWhoseCode};
 #endif
   app.require_subcommand(1);
   int exit_code = 0;

@@ -8,11 +8,13 @@
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
 #include "model_file.hpp"
 #include "plot_data.hpp"
+#include "rooflab/build_paths.hpp"
 
 namespace rooflab::plots {
 
 void add_a06_kv_cache_decode_plot_data(Files& files) {
-  a02_transformer_costs::TransformerConfig gpt2 = analyze::find_model(ROOFLAB_MODELS_DIR, "gpt2").config;
+  a02_transformer_costs::TransformerConfig gpt2 =
+      analyze::find_model(build_paths::source_dir() / "tools" / "models", "gpt2").config;
   gpt2.bytes_per_element = 4;          // fp32, as a06's transformer
   constexpr double kBandwidth = 50e9;  // bytes/s: a laptop's or a small server's DRAM
   std::string csv = "batch,128 cached tokens,1024 cached tokens (GPT-2's whole context)\n";
