@@ -9,16 +9,22 @@ function(_course_add_rpc_targets name test_objects student_objects)
   if(ROOFLAB_BUILD_TOOLS)
     set(client "${CMAKE_CURRENT_BINARY_DIR}/${name}_rpc_client.cpp")
     set(dispatch "${CMAKE_CURRENT_BINARY_DIR}/${name}_rpc_dispatch.cpp")
+    # `rooflab contract` rewrites the sources only when they change (what
+    # compiles them then stays built); the stamp records that it ran, so that
+    # a relinked `rooflab` does not make every later build read it again.
+    set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${name}_contract.stamp")
     add_custom_command(
-      OUTPUT "${client}" "${dispatch}"
+      OUTPUT "${stamp}"
+      BYPRODUCTS "${client}" "${dispatch}"
       COMMAND rooflab contract --namespace ${name} --header "${name}/${name}.hpp" --nm "${CMAKE_NM}"
               --client "${client}" --dispatch "${dispatch}" ${student_objects}
+      COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
       DEPENDS rooflab ${name}_student ${student_objects}
       COMMAND_EXPAND_LISTS
       COMMENT "Reading the contract of ${name}")
     # One target owns the generated sources: with two consumers and no owner,
     # Makefile builds would run the command twice at once, racing on its files.
-    add_custom_target(${name}_contract DEPENDS "${client}" "${dispatch}")
+    add_custom_target(${name}_contract DEPENDS "${stamp}")
     add_executable(${name}_verdict ${test_objects} "${client}")
     add_dependencies(${name}_verdict ${name}_contract)
     if(TARGET ${name}_provided)

@@ -1,19 +1,44 @@
 # CUDA is optional. This file is the only place that decides whether it is
 # compiled in; code learns the answer through common/'s backend library.
 set(ROOFLAB_WITH_CUDA OFF)
+
+# Whether this machine has an NVIDIA GPU (nvidia-smi lists one): where the
+# course's kernels run (below), and what nvcc compiles for.
+set(rooflab_gpu_here OFF)
+find_program(ROOFLAB_NVIDIA_SMI nvidia-smi)
+if(ROOFLAB_NVIDIA_SMI)
+  execute_process(COMMAND "${ROOFLAB_NVIDIA_SMI}" -L RESULT_VARIABLE smi_failed OUTPUT_VARIABLE gpus ERROR_QUIET
+                  TIMEOUT 20)
+  if(NOT smi_failed AND gpus MATCHES "GPU [0-9]")
+    set(rooflab_gpu_here ON)
+  endif()
+endif()
+
 if(ROOFLAB_ENABLE_CUDA)
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    # The architectures nvcc compiles for, unless chosen (-DCMAKE_CUDA_ARCHITECTURES
+    # or CUDAARCHS). Set before enable_language, which would otherwise cache
+    # nvcc's own default (sm_75 alone for CUDA 13: the atoms' fallbacks, never
+    # their mma.sync, ldmatrix and cp.async). With a GPU: Turing (T4), Ampere
+    # (A100), Ada (L4) and Hopper (H100/H200). Without one, nvcc's compile is a
+    # check that the code builds, and Hopper's is the one that assembles every
+    # atom's own instruction.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+      if(rooflab_gpu_here)
+        set(rooflab_cuda_architectures 75 80 89 90)
+      else()
+        set(rooflab_cuda_architectures 90)
+      endif()
+      set(CMAKE_CUDA_ARCHITECTURES "${rooflab_cuda_architectures}"
+          CACHE STRING "GPU architectures nvcc compiles for (cmake/cuda.cmake)")
+    endif()
     enable_language(CUDA)
     # CUDA sources are C++17: CMake 3.25 cannot ask nvcc for C++20, so headers
     # that .cu files include stay within C++17.
     set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
-    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "52")
-      # Turing (T4), Ampere (A100), Ada (L4), Hopper (H100/H200).
-      set(CMAKE_CUDA_ARCHITECTURES 75 80 89 90)
-    endif()
     set(ROOFLAB_WITH_CUDA ON)
   endif()
 endif()
@@ -30,17 +55,8 @@ if(NOT ROOFLAB_CUDA_KERNELS MATCHES "^(auto|gpu|cpu)$")
 endif()
 set(ROOFLAB_KERNELS_ON "cpu")
 if(ROOFLAB_WITH_CUDA AND NOT ROOFLAB_CUDA_KERNELS STREQUAL "cpu")
-  if(ROOFLAB_CUDA_KERNELS STREQUAL "gpu")
+  if(ROOFLAB_CUDA_KERNELS STREQUAL "gpu" OR rooflab_gpu_here)
     set(ROOFLAB_KERNELS_ON "gpu")
-  else()
-    find_program(ROOFLAB_NVIDIA_SMI nvidia-smi)
-    if(ROOFLAB_NVIDIA_SMI)
-      execute_process(COMMAND "${ROOFLAB_NVIDIA_SMI}" -L RESULT_VARIABLE smi_failed OUTPUT_VARIABLE gpus
-                      ERROR_QUIET TIMEOUT 20)
-      if(NOT smi_failed AND gpus MATCHES "GPU [0-9]")
-        set(ROOFLAB_KERNELS_ON "gpu")
-      endif()
-    endif()
   endif()
 elseif(ROOFLAB_CUDA_KERNELS STREQUAL "gpu")
   message(FATAL_ERROR "ROOFLAB_CUDA_KERNELS=gpu needs CUDA compiled in (nvcc and ROOFLAB_ENABLE_CUDA=ON)")
