@@ -1,23 +1,23 @@
 # CUDA is optional. This file is the only place that decides whether it is
 # compiled in; code learns the answer through common/'s backend library.
 set(ROOFLAB_WITH_CUDA OFF)
-
-# Whether this machine has an NVIDIA GPU (nvidia-smi lists one): where the
-# course's kernels run (below), and what nvcc compiles for.
+# Whether this machine has an NVIDIA GPU (nvidia-smi lists one), asked only
+# where nvcc is: what nvcc compiles for, and where the course's kernels run
+# (below).
 set(rooflab_gpu_here OFF)
-find_program(ROOFLAB_NVIDIA_SMI nvidia-smi)
-if(ROOFLAB_NVIDIA_SMI)
-  execute_process(COMMAND "${ROOFLAB_NVIDIA_SMI}" -L RESULT_VARIABLE smi_failed OUTPUT_VARIABLE gpus ERROR_QUIET
-                  TIMEOUT 20)
-  if(NOT smi_failed AND gpus MATCHES "GPU [0-9]")
-    set(rooflab_gpu_here ON)
-  endif()
-endif()
 
 if(ROOFLAB_ENABLE_CUDA)
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    find_program(ROOFLAB_NVIDIA_SMI nvidia-smi)
+    if(ROOFLAB_NVIDIA_SMI)
+      execute_process(COMMAND "${ROOFLAB_NVIDIA_SMI}" -L RESULT_VARIABLE smi_failed OUTPUT_VARIABLE gpus ERROR_QUIET
+                      TIMEOUT 20)
+      if(NOT smi_failed AND gpus MATCHES "GPU [0-9]")
+        set(rooflab_gpu_here ON)
+      endif()
+    endif()
     # The architectures nvcc compiles for, unless chosen (-DCMAKE_CUDA_ARCHITECTURES
     # or CUDAARCHS). Set before enable_language, which would otherwise cache
     # nvcc's own default (sm_75 alone for CUDA 13: the atoms' fallbacks, never
