@@ -168,8 +168,8 @@ grep -q "^score: 40 / 40 " "$work/a05-score-solved.log" || fail "a05 solved: not
 # breaks is one failure at the test's line, quoting the runtime's message,
 # which names the kernel, the student's own file and line, and the buffer.
 flash="$a05/assignments/a05_cuda_attention/src/flash_attention.cu"
-sed -i 's/k_tile\[e\] = j < m ? \(k_rows\[[^]]*\]\) : 0\.0f;/k_tile[e] = \1;/' "$flash"
-line=$(grep -n 'k_tile\[e\] = k_rows' "$flash" | cut -d: -f1)
+sed -i 's/k_tile\[\([^]]*\)\] = j < m ? \(k_rows\[[^]]*\]\) : 0\.0f;/k_tile[\1] = \2;/' "$flash"
+line=$(grep -n 'k_tile\[.*\] = k_rows' "$flash" | cut -d: -f1)
 [ -n "$line" ] || fail "could not plant the bug in flash_attention.cu"
 (cd "$a05" && ./lab test a05_cuda_attention) >"$work/a05-planted.log" 2>&1 && fail "a05 passed with K read past its end"
 ! grep -q "unknown file" "$work/a05-planted.log" || fail "a05 planted bug: gtest's 'unknown file' failure"
