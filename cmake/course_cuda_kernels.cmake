@@ -57,7 +57,7 @@ endfunction()
 
 function(_course_add_sanitizer_tests name)
   find_program(ROOFLAB_COMPUTE_SANITIZER compute-sanitizer HINTS "${CUDAToolkit_BIN_DIR}")
-  foreach(tool IN ITEMS memcheck racecheck synccheck)
+  foreach(tool IN ITEMS memcheck racecheck synccheck initcheck)
     set(test "${name}.gpu.compute_sanitizer_${tool}")
     if(ROOFLAB_KERNELS_ON STREQUAL "gpu" AND ROOFLAB_COMPUTE_SANITIZER)
       add_test(NAME "${test}" COMMAND "${ROOFLAB_COMPUTE_SANITIZER}" --tool ${tool} --error-exitcode 1

@@ -38,6 +38,7 @@
 #include "os/memory_cgroup.hpp"
 #include "os/process.hpp"
 #include "os/sandbox.hpp"
+#include "os/tree_bytes.hpp"
 #include "rooflab/temp_folder_testing.hpp"
 #include "text/text.hpp"
 
@@ -172,14 +173,7 @@ class GradingWatch {
   static constexpr std::uint64_t kWatchLimit = std::uint64_t{64} << 30;  // measures; the steps' own limits enforce
   std::uint64_t disk_used() const {
     std::uint64_t total = 0;
-    for (const fs::path& folder : folders_) {
-      std::error_code error;
-      for (fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, error), end;
-           !error && it != end; it.increment(error)) {
-        std::error_code ignored;  // a file the grading removes while this looks
-        if (it->is_regular_file(ignored) && !it->is_symlink(ignored)) total += it->file_size(ignored);
-      }
-    }
+    for (const fs::path& folder : folders_) total += tree_bytes(folder);
     return total;
   }
   std::string name_;

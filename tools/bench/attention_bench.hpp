@@ -30,6 +30,9 @@ struct GpuAttentionBenchOptions {
   std::string python = "python3";  // one that imports torch
 };
 int run_gpu_attention_bench(const GpuAttentionBenchOptions& options);
+// The same table from a recorded run: the attention_gpu.csv that
+// tools/gpu/run_all.sh writes on a GPU machine (--gpu-results).
+int print_recorded_gpu_attention_bench(const std::string& csv, const GpuAttentionBenchOptions& options);
 
 // `rooflab bench decode`: a06's decode attention in GB/s against the copy
 // bandwidth measured in the same run, contiguous and paged (decode_bench.cpp).

@@ -22,18 +22,28 @@ namespace {
 using Key = std::tuple<long long, int, int>;                // N, d, causal
 using Rows = std::map<Key, std::map<std::string, double>>;  // -> kernel -> TFLOP/s
 
-// Runs `command` and adds each "kernel,n,d,causal,ms,tflops" line it prints.
+// Adds each "kernel,n,d,causal,ms,tflops" line of `stream` (a header or any
+// other line is skipped).
+void add_lines(FILE* stream, Rows& rows) {
+  char line[256];
+  while (std::fgets(line, sizeof line, stream)) {
+    std::stringstream fields(line);
+    std::string kernel, n, d, causal, ms, tflops;
+    if (!(std::getline(fields, kernel, ',') && std::getline(fields, n, ',') && std::getline(fields, d, ',') &&
+          std::getline(fields, causal, ',') && std::getline(fields, ms, ',') && std::getline(fields, tflops)))
+      continue;
+    try {
+      rows[{std::stoll(n), std::stoi(d), std::stoi(causal)}][kernel] = std::stod(tflops);
+    } catch (const std::exception&) {  // the header
+    }
+  }
+}
+
+// Runs `command` and adds the lines it prints.
 bool collect(const std::string& command, Rows& rows) {
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return false;
-  char line[256];
-  while (std::fgets(line, sizeof line, pipe)) {
-    std::stringstream fields(line);
-    std::string kernel, n, d, causal, ms, tflops;
-    if (std::getline(fields, kernel, ',') && std::getline(fields, n, ',') && std::getline(fields, d, ',') &&
-        std::getline(fields, causal, ',') && std::getline(fields, ms, ',') && std::getline(fields, tflops))
-      rows[{std::stoll(n), std::stoi(d), std::stoi(causal)}][kernel] = std::stod(tflops);
-  }
+  add_lines(pipe, rows);
   return pclose(pipe) == 0;
 }
 
@@ -45,7 +55,65 @@ std::string cell(const std::map<std::string, double>& row, const std::string& ke
   return text;
 }
 
+// The Markdown table of `rows`, with the ladder's two targets: the fp32 flash
+// kernel against the standard kernels (≥ 2×) and the tensor-core kernel
+// against PyTorch's flash backend (≥ 0.8× as a geometric mean).
+void print_table(const Rows& rows, const GpuAttentionBenchOptions& options) {
+  std::printf(
+      "B = %d, H = %d, TFLOP/s = 4·B·H·N²·d / time (halved for causal); CUDA events, L2 flushed before each "
+      "run, median of %d. Reference kernels fp32 (standard, flash) and fp16 with fp32 accumulation "
+      "(tensor_core); PyTorch fp16.\n",
+      options.batch, options.heads, options.runs);
+  std::printf(
+      "\n| N | d | causal | standard | flash | tensor_core | PyTorch flash | PyTorch cuDNN | flash / standard | "
+      "tensor_core / PyTorch flash |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  double log_sum = 0;
+  int ratios = 0;
+  for (const auto& [key, row] : rows) {
+    const auto& [n, d, causal] = key;
+    std::string ratio = "—";
+    if (row.count("tensor_core") && row.count("torch_flash")) {
+      const double value = row.at("tensor_core") / row.at("torch_flash");
+      log_sum += std::log(value);
+      ++ratios;
+      char text[32];
+      std::snprintf(text, sizeof text, "%.2f", value);
+      ratio = text;
+    }
+    std::string flash_ratio = "—";
+    if (row.count("flash") && row.count("standard")) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.2f", row.at("flash") / row.at("standard"));
+      flash_ratio = text;
+    }
+    std::printf("| %lld | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, d, causal ? "yes" : "no",
+                cell(row, "standard").c_str(), cell(row, "flash").c_str(), cell(row, "tensor_core").c_str(),
+                cell(row, "torch_flash").c_str(), cell(row, "torch_cudnn").c_str(), flash_ratio.c_str(), ratio.c_str());
+  }
+  if (ratios > 0)
+    std::printf("\ntensor_core / PyTorch flash, geometric mean over %d points: %.2f (target ≥ 0.80)\n", ratios,
+                std::exp(log_sum / ratios));
+}
+
 }  // namespace
+
+int print_recorded_gpu_attention_bench(const std::string& csv, const GpuAttentionBenchOptions& options) {
+  FILE* file = std::fopen(csv.c_str(), "r");
+  if (!file) {
+    std::fprintf(stderr, "bench attention --gpu-results %s: cannot read it\n", csv.c_str());
+    return 1;
+  }
+  Rows rows;
+  add_lines(file, rows);
+  std::fclose(file);
+  if (rows.empty()) {
+    std::fprintf(stderr, "bench attention --gpu-results %s: no kernel,n,d,causal,ms,tflops line in it\n", csv.c_str());
+    return 1;
+  }
+  std::printf("Recorded by tools/gpu/run_all.sh in %s.\n", csv.c_str());
+  print_table(rows, options);
+  return 0;
+}
 
 int run_gpu_attention_bench(const GpuAttentionBenchOptions& options) {
   const std::string bench = build_paths::gpu_attention_bench().string();
@@ -78,35 +146,8 @@ int run_gpu_attention_bench(const GpuAttentionBenchOptions& options) {
       }
     }
   }
-  std::printf(
-      "B = %d, H = %d, TFLOP/s = 4·B·H·N²·d / time (halved for causal); CUDA events, L2 flushed before each "
-      "run, median of %d. Reference kernels fp32 (standard, flash) and fp16 with fp32 accumulation "
-      "(tensor_core); PyTorch fp16.\n",
-      options.batch, options.heads, options.runs);
   if (!torch_ran) std::printf("PyTorch: %s could not run torch_gpu_attention.py for every point.\n", python.c_str());
-  std::printf(
-      "\n| N | d | causal | standard | flash | tensor_core | PyTorch flash | PyTorch cuDNN | tensor_core / "
-      "PyTorch flash |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
-  double log_sum = 0;
-  int ratios = 0;
-  for (const auto& [key, row] : rows) {
-    const auto& [n, d, causal] = key;
-    std::string ratio = "—";
-    if (row.count("tensor_core") && row.count("torch_flash")) {
-      const double value = row.at("tensor_core") / row.at("torch_flash");
-      log_sum += std::log(value);
-      ++ratios;
-      char text[32];
-      std::snprintf(text, sizeof text, "%.2f", value);
-      ratio = text;
-    }
-    std::printf("| %lld | %d | %s | %s | %s | %s | %s | %s | %s |\n", n, d, causal ? "yes" : "no",
-                cell(row, "standard").c_str(), cell(row, "flash").c_str(), cell(row, "tensor_core").c_str(),
-                cell(row, "torch_flash").c_str(), cell(row, "torch_cudnn").c_str(), ratio.c_str());
-  }
-  if (ratios > 0)
-    std::printf("\ntensor_core / PyTorch flash, geometric mean over %d points: %.2f (target ≥ 0.80)\n", ratios,
-                std::exp(log_sum / ratios));
+  print_table(rows, options);
   return 0;
 }
 

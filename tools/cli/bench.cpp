@@ -76,7 +76,17 @@ CLI::App& add_bench(CLI::App& app, int& exit_code) {
   attention_cmd->add_option("--runs", gpu->runs, "--gpu: timed runs per point (the median is kept)")
       ->check(CLI::PositiveNumber);
   attention_cmd->add_option("--python", gpu->python, "--gpu: a python3 that imports torch");
-  attention_cmd->callback([attention, gpu, on_gpu, min_n, max_n, &exit_code] {
+  auto recorded = std::make_shared<std::string>();
+  attention_cmd
+      ->add_option("--gpu-results", *recorded,
+                   "print --gpu's table from a run recorded on a GPU machine: the attention_gpu.csv of "
+                   "tools/gpu/run_all.sh (give --runs as it ran, 20 by default there)")
+      ->check(CLI::ExistingFile);
+  attention_cmd->callback([attention, gpu, on_gpu, recorded, min_n, max_n, &exit_code] {
+    if (!recorded->empty()) {
+      exit_code = bench::print_recorded_gpu_attention_bench(*recorded, *gpu);
+      return;
+    }
     std::cout << machine_line() << "\ncode: " << kWhoseCode << std::endl;
     if (*on_gpu) {
       // The GPU sweep has its own defaults; --min-n and --max-n replace them when given.

@@ -27,6 +27,8 @@ void add_plots(CLI::App& app, int& exit_code) {
     const ProcessResult rendered =
         run_process({(kSourceDir / "plots" / "render.sh").string(), data->string(), figures->string()}, kSourceDir, log,
                     ProcessLimits::timeout(300));
+    std::error_code ignored;  // the output is in `rendered`: the log leaves /tmp as it was
+    std::filesystem::remove(log, ignored);
     std::cout << rendered.output;
     if (!rendered.succeeded()) {
       std::cerr << "rooflab plots: plots/render.sh " << rendered.describe(300)

@@ -48,12 +48,12 @@
 namespace a05_cuda_attention {
 namespace {
 
-constexpr int kWarps = 4;                              // warps per block
-constexpr int kThreads = kWarps * 32;                  // threads per block
-constexpr int kRowsPerWarp = 16;                       // query rows each warp owns
-constexpr int kBlockRows = kWarps * kRowsPerWarp;      // B_r = 64 query rows per block
-constexpr int kBlockCols = 32;                         // B_c: keys per streamed K/V tile
-constexpr int kRowGroups = 4, kColGroups = 8;          // a warp's lanes as a 4 × 8 grid
+constexpr int kWarps = 4;                               // warps per block
+constexpr int kThreads = kWarps * 32;                   // threads per block
+constexpr int kRowsPerWarp = 16;                        // query rows each warp owns
+constexpr int kBlockRows = kWarps * kRowsPerWarp;       // B_r = 64 query rows per block
+constexpr int kBlockCols = 32;                          // B_c: keys per streamed K/V tile
+constexpr int kRowGroups = 4, kColGroups = 8;           // a warp's lanes as a 4 × 8 grid
 constexpr int kThreadRows = kRowsPerWarp / kRowGroups;  // rows per lane: row_group + 4·i
 constexpr int kThreadKeys = kBlockCols / kColGroups;    // keys per lane: col_group + 8·j
 constexpr int kThreadCols = kMaxHeadDim / kColGroups;   // output columns per lane: col_group + 8·c
@@ -69,7 +69,8 @@ constexpr std::size_t shared_bytes(int d, int dv) {
 
 // The max (or sum) of the 8 lanes that share a row: lanes 1, 2 and 4 apart.
 __device__ float max_over_row(float value) {
-  for (int offset = 1; offset < kColGroups; offset *= 2) value = fmaxf(value, __shfl_xor_sync(0xffffffffu, value, offset));
+  for (int offset = 1; offset < kColGroups; offset *= 2)
+    value = fmaxf(value, __shfl_xor_sync(0xffffffffu, value, offset));
   return value;
 }
 __device__ float sum_over_row(float value) {

@@ -11,23 +11,12 @@
 #include <random>
 
 #include "os/process.hpp"
+#include "os/tree_bytes.hpp"
 #include "text/text.hpp"
 
 namespace rooflab {
 namespace fs = std::filesystem;
 namespace {
-
-// The bytes of the regular files under `dir`, never following a link.
-std::uint64_t tree_bytes(const fs::path& dir) {
-  std::uint64_t total = 0;
-  std::error_code error;
-  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, error), end;
-       !error && it != end; it.increment(error)) {
-    std::error_code ignored;
-    if (it->is_regular_file(ignored) && !it->is_symlink(ignored)) total += it->file_size(ignored);
-  }
-  return total;
-}
 
 // A mount namespace of this process's own, with the rest of the machine's
 // mounts private to it: what this process mounts from now on, nobody else sees.

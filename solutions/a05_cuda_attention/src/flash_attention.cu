@@ -50,12 +50,12 @@
 namespace a05_cuda_attention {
 namespace {
 
-constexpr int kWarps = 4;                              // warps per block
-constexpr int kThreads = kWarps * 32;                  // threads per block
-constexpr int kRowsPerWarp = 16;                       // query rows each warp owns
-constexpr int kBlockRows = kWarps * kRowsPerWarp;      // B_r = 64 query rows per block
-constexpr int kBlockCols = 32;                         // B_c: keys per streamed K/V tile
-constexpr int kRowGroups = 4, kColGroups = 8;          // a warp's lanes as a 4 × 8 grid
+constexpr int kWarps = 4;                               // warps per block
+constexpr int kThreads = kWarps * 32;                   // threads per block
+constexpr int kRowsPerWarp = 16;                        // query rows each warp owns
+constexpr int kBlockRows = kWarps * kRowsPerWarp;       // B_r = 64 query rows per block
+constexpr int kBlockCols = 32;                          // B_c: keys per streamed K/V tile
+constexpr int kRowGroups = 4, kColGroups = 8;           // a warp's lanes as a 4 × 8 grid
 constexpr int kThreadRows = kRowsPerWarp / kRowGroups;  // rows per lane: row_group + 4·i
 constexpr int kThreadKeys = kBlockCols / kColGroups;    // keys per lane: col_group + 8·j
 constexpr int kThreadCols = kMaxHeadDim / kColGroups;   // output columns per lane: col_group + 8·c
@@ -71,7 +71,8 @@ constexpr std::size_t shared_bytes(int d, int dv) {
 
 // The max (or sum) of the 8 lanes that share a row: lanes 1, 2 and 4 apart.
 __device__ float max_over_row(float value) {
-  for (int offset = 1; offset < kColGroups; offset *= 2) value = fmaxf(value, __shfl_xor_sync(0xffffffffu, value, offset));
+  for (int offset = 1; offset < kColGroups; offset *= 2)
+    value = fmaxf(value, __shfl_xor_sync(0xffffffffu, value, offset));
   return value;
 }
 __device__ float sum_over_row(float value) {
@@ -88,10 +89,10 @@ __global__ void flash_forward(const float* q, const float* k, const float* v, fl
   // BEGIN SOLUTION
   extern __shared__ float shared[];
   const int qk = qk_stride(d);
-  float* q_tile = shared;                     // kBlockRows × (d + 1)
-  float* k_tile = q_tile + kBlockRows * qk;   // kBlockCols × (d + 1)
-  float* v_tile = k_tile + kBlockCols * qk;   // kBlockCols × dv
-  float* p_tile = v_tile + kBlockCols * dv;   // kBlockRows × kPStride
+  float* q_tile = shared;                    // kBlockRows × (d + 1)
+  float* k_tile = q_tile + kBlockRows * qk;  // kBlockCols × (d + 1)
+  float* v_tile = k_tile + kBlockCols * qk;  // kBlockCols × dv
+  float* p_tile = v_tile + kBlockCols * dv;  // kBlockRows × kPStride
   const long long bh = blockIdx.y;
   const int row0 = blockIdx.x * kBlockRows;
   const int t = threadIdx.x, lane = t % 32;
@@ -222,12 +223,12 @@ AttentionResult flash_attention_cuda(const Tensor4& q, const Tensor4& k, const T
 
   // Past 48 KiB of shared memory (d or d_v above 64) the kernel has to opt in.
   const std::size_t bytes = shared_bytes(d, dv);
-  ROOFLAB_CUDA_CHECK(cudaFuncSetAttribute(flash_forward, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(bytes)));
+  ROOFLAB_CUDA_CHECK(
+      cudaFuncSetAttribute(flash_forward, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
   const dim3 grid(ceil_div(n, kBlockRows), matrices);
   const float scale_log2 = 1.4426950408889634f / std::sqrt(static_cast<float>(d));  // log₂e / √d
-  flash_forward<<<grid, kThreads, bytes>>>(device_q.get(), device_k.get(), device_v.get(), out.get(), lse.get(), n, m, d,
-                                           dv, scale_log2, causal);
+  flash_forward<<<grid, kThreads, bytes>>>(device_q.get(), device_k.get(), device_v.get(), out.get(), lse.get(), n, m,
+                                           d, dv, scale_log2, causal);
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
 
   return {Tensor4{{q.batch(), q.heads(), q.rows(), v.cols()}, out.to_host()}, lse.to_host()};
