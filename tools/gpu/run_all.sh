@@ -6,10 +6,12 @@
 #   2. a build of the reference for this GPU (kernels on it)  -> run.log
 #   3. the ladder benchmark: a05's reference kernels beside PyTorch's flash and
 #      cuDNN attention, TFLOP/s per shape                     -> attention_gpu.csv
-#   4. every public and hidden test of a03-a06 on the GPU     -> run.log
-#   5. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over a05's
+#   4. a06's decode kernels (split-KV and merge, contiguous and paged) against
+#      the GPU's copy bandwidth, 1k-64k tokens, 1 and 8 sequences -> decode_gpu.csv
+#   5. every public and hidden test of a03-a06 on the GPU     -> run.log
+#   6. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over a05's
 #      and a06's public tests (ctest -L gpu)                  -> run.log
-#   6. Nsight Compute on the reference kernels at the profile's shape, the
+#   7. Nsight Compute on the reference kernels at the profile's shape, the
 #      counters docs/benchmarks.md compares with the CPU runtime's -> ncu.csv
 # and a line per step (status, seconds) in steps.csv. Each step has a cap and
 # the whole run a budget: a step that would start with too little time left is
@@ -126,7 +128,7 @@ export -f configure
 step configure 120 30 configure
 # Only what the steps below run: the benchmark, the labs' test programs, a05's
 # and a06's profile programs.
-targets=(rooflab_gpu_attention_bench a05_cuda_attention_profile a06_kv_cache_decode_profile)
+targets=(rooflab_gpu_attention_bench rooflab_gpu_decode_bench a05_cuda_attention_profile a06_kv_cache_decode_profile)
 for lab in a03_attention_memory a04_flash_attention a05_cuda_attention a06_kv_cache_decode; do
   targets+=("${lab}_public_tests" "${lab}_hidden_tests")
 done
@@ -155,13 +157,27 @@ bench_all() {
 export -f bench_all
 step bench_attention 240 30 bench_all
 
-# 4. The labs' tests on the GPU (the seed sweeps left out: the ordinary entries run the hidden tests once).
+# 4. Decode attention against the copy bandwidth.
+decode_all() {
+  local bench=$build/tools/rooflab_gpu_decode_bench csv=$out/decode_gpu.csv length sequences
+  [ -x "$bench" ] || { echo "no $bench: the build failed"; return 1; }
+  echo "layout,length,sequences,median_ms,gb_per_s,copy_gb_per_s" >"$csv"
+  for sequences in 1 8; do
+    for ((length = 1024; length <= 65536; length *= 2)); do
+      "$bench" --length "$length" --sequences "$sequences" --runs "$runs" >>"$csv" || return 1
+    done
+  done
+}
+export -f decode_all
+step bench_decode 120 20 decode_all
+
+# 5. The labs' tests on the GPU (the seed sweeps left out: the ordinary entries run the hidden tests once).
 step tests 240 30 bash -c "cd '$build' && ctest -j '$jobs' --output-on-failure -R '^a0[3-6]_[a-z_]*[.](public|hidden)[.]' -E 'every_seed'"
 
-# 5. compute-sanitizer over a05's and a06's public tests.
+# 6. compute-sanitizer over a05's and a06's public tests.
 step compute_sanitizer 300 60 bash -c "cd '$build' && ctest -j 4 --output-on-failure -L gpu"
 
-# 6. Nsight Compute on the reference kernels at the profile's shape.
+# 7. Nsight Compute on the reference kernels at the profile's shape.
 ncu_all() {
   local metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
   metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
@@ -172,9 +188,12 @@ ncu_all() {
   command -v ncu >/dev/null || { echo "ncu not found"; return 1; }
   : >"$out/ncu.csv"
   for lab in a05_cuda_attention a06_kv_cache_decode; do
+    # The profile program's own exit (it finds no CPU-runtime counters on a
+    # GPU) does not matter here: the rows ncu wrote do.
     ncu --csv --clock-control none --cache-control all --metrics "$metrics" \
-      "$build/course/$lab/${lab}_profile" >>"$out/ncu.csv" || return 1
+      "$build/course/$lab/${lab}_profile" >>"$out/ncu.csv" || echo "ncu over ${lab}_profile exited $?"
   done
+  grep -q '"ID"' "$out/ncu.csv" || { echo "ncu wrote no rows"; return 1; }
 }
 export -f ncu_all
 step ncu 120 20 ncu_all
