@@ -51,6 +51,37 @@ TEST(KernelPlots, AProfileWithoutKernelRowsHasNoTable) {
   EXPECT_TRUE(figures.images.empty());
 }
 
+TEST(KernelProfile, TablesMarkAFigurePastItsGradedLimitAndListTheLinesBehindIt) {
+  kernels::KernelRow row;
+  row.method = "flash";
+  row.kernel = "flash_forward";
+  row.n = 256;
+  row.shared_requests = 100;
+  row.shared_bank_conflicts = 270;
+  row.lines = {{"src/flash_attention.cu:143", true, false, 50, 400, 350},
+               {"src/flash_attention.cu:129", false, false, 10, 40, 0}};
+  const std::vector<kernels::GradedLimit> limits{{"flash_forward", 1.0}};
+  const std::string table = kernels::markdown_table({row}, {}, roofline::find_cuda_core_gpu("h100"), limits);
+  EXPECT_NE(table.find("| 2.70 (over the graded 1.00) |"), std::string::npos) << table;
+  const std::string lines = kernels::lines_table({row}, limits);
+  EXPECT_NE(lines.find("| flash_forward | src/flash_attention.cu:143 | shared load | 50 | 8.0 | 7.00 (over the graded "
+                       "1.00) |"),
+            std::string::npos)
+      << lines;
+  EXPECT_NE(lines.find("| flash_forward | src/flash_attention.cu:129 | global load | 10 | 4.0 | — |"),
+            std::string::npos)
+      << lines;
+  // Within the limit, or a kernel with none: the figure alone.
+  row.shared_bank_conflicts = 50;
+  EXPECT_NE(kernels::markdown_table({row}, {}, roofline::find_cuda_core_gpu("h100"), limits).find("| 0.50 |"),
+            std::string::npos);
+  row.kernel = "attention_scores";
+  row.shared_bank_conflicts = 270;
+  EXPECT_EQ(kernels::markdown_table({row}, {}, roofline::find_cuda_core_gpu("h100"), limits).find("over the graded"),
+            std::string::npos);
+  EXPECT_EQ(kernels::lines_table({}), "");
+}
+
 TEST(KernelProfile, RowsRoundTripThroughTheirCsv) {
   kernels::KernelRow row{"decode", "split_kv", 2048, 1, 6291456, 12687424, 124800, 1798272, 1536, 3840, 99840, 7};
   row.tensor_core_flops = 33554432;

@@ -4,8 +4,10 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "rooflab/worker_report.hpp"
 
@@ -47,10 +49,59 @@ std::string bytes(double value) {
   return fixed("%.0f B", value);
 }
 
+// "0.04", or "10.11 (over the graded 1.00)" past the kernel's limit.
+std::string conflicts_cell(const std::string& kernel, double conflicts, double requests,
+                           const std::vector<GradedLimit>& limits) {
+  const double rate = per(conflicts, requests);
+  std::string cell = fixed("%.2f", rate);
+  for (const GradedLimit& limit : limits)
+    if (limit.kernel == kernel && rate > limit.bank_conflicts_per_request)
+      cell += " (over the graded " + fixed("%.2f", limit.bank_conflicts_per_request) + ")";
+  return cell;
+}
+
 const KernelRow* match(const std::vector<KernelRow>& rows, const KernelRow& row) {
   for (const KernelRow& other : rows)
     if (other.method == row.method && other.kernel == row.kernel) return &other;
   return nullptr;
+}
+
+// The lines with the most traffic of one kernel's launches: instructions
+// merged across launches, then by line (a line's several instructions, or an
+// inlined helper's, are one row), the heaviest kept.
+std::vector<LineRow> heaviest_lines(const std::vector<const testing::KernelLaunch*>& launches) {
+  std::map<std::tuple<std::uint64_t, bool, bool>, testing::InstructionRequests> by_pc;
+  for (const testing::KernelLaunch* launch : launches)
+    for (const testing::InstructionRequests& counted : launch->instructions) {
+      testing::InstructionRequests& sum = by_pc[{counted.pc, counted.shared, counted.store}];
+      sum.pc = counted.pc;
+      sum.shared = counted.shared;
+      sum.store = counted.store;
+      sum.requests += counted.requests;
+      sum.sectors += counted.sectors;
+      sum.wavefronts += counted.wavefronts;
+      sum.bank_conflicts += counted.bank_conflicts;
+    }
+  std::map<std::tuple<std::string, bool, bool>, LineRow> by_line;
+  for (const auto& [key, counted] : by_pc) {
+    const std::string line = testing::source_line(counted.pc);
+    LineRow& row = by_line[{line, counted.shared, counted.store}];
+    row.line = line;
+    row.shared = counted.shared;
+    row.store = counted.store;
+    row.requests += static_cast<double>(counted.requests);
+    row.units += static_cast<double>(counted.shared ? counted.wavefronts : counted.sectors);
+    row.bank_conflicts += static_cast<double>(counted.bank_conflicts);
+  }
+  std::vector<LineRow> lines;
+  for (auto& [key, row] : by_line) lines.push_back(std::move(row));
+  // Bank conflicts first (a line with any is where to look), then traffic.
+  std::sort(lines.begin(), lines.end(), [](const LineRow& a, const LineRow& b) {
+    if (a.bank_conflicts != b.bank_conflicts) return a.bank_conflicts > b.bank_conflicts;
+    return a.units != b.units ? a.units > b.units : a.line < b.line;
+  });
+  if (lines.size() > kLinesPerKernel) lines.resize(kLinesPerKernel);
+  return lines;
 }
 
 }  // namespace
@@ -65,7 +116,11 @@ std::vector<KernelRow> profile_kernels(const std::string& method, long long n, c
     auto found =
         std::find_if(rows.begin(), rows.end(), [&](const KernelRow& row) { return row.kernel == launch.kernel; });
     if (found == rows.end()) {
-      rows.push_back({method, launch.kernel, n});
+      KernelRow fresh;
+      fresh.method = method;
+      fresh.kernel = launch.kernel;
+      fresh.n = n;
+      rows.push_back(std::move(fresh));
       found = rows.end() - 1;
     }
     KernelRow& row = *found;
@@ -81,8 +136,30 @@ std::vector<KernelRow> profile_kernels(const std::string& method, long long n, c
   }
   // The formula counts a kernel's FLOPs whichever unit does them: what the
   // tensor cores did is theirs, the rest the CUDA cores'.
-  for (KernelRow& row : rows) row.flops = std::max(0.0, flops(row.kernel) - row.tensor_core_flops);
+  for (KernelRow& row : rows) {
+    row.flops = std::max(0.0, flops(row.kernel) - row.tensor_core_flops);
+    std::vector<const testing::KernelLaunch*> launches;
+    for (const testing::KernelLaunch& launch : report.launches)
+      if (launch.kernel == row.kernel) launches.push_back(&launch);
+    row.lines = heaviest_lines(launches);
+  }
   return rows;
+}
+
+std::string lines_table(const std::vector<KernelRow>& rows, const std::vector<GradedLimit>& limits) {
+  std::ostringstream table;
+  for (const KernelRow& row : rows)
+    for (const LineRow& line : row.lines) {
+      if (table.tellp() == 0)
+        table << "| kernel | line | access | requests | sectors / request (global), wavefronts / request (shared) | "
+                 "bank conflicts / request |\n|---|---|---|---:|---:|---:|\n";
+      table << "| " << row.kernel << " | " << line.line << " | " << (line.shared ? "shared " : "global ")
+            << (line.store ? "store" : "load") << " | " << fixed("%.0f", line.requests) << " | "
+            << fixed("%.1f", per(line.units, line.requests)) << " | "
+            << (line.shared ? conflicts_cell(row.kernel, line.bank_conflicts, line.requests, limits) : std::string("—"))
+            << " |\n";
+    }
+  return table.str();
 }
 
 std::string csv_header() {
@@ -147,7 +224,7 @@ std::vector<KernelRow> parse_csv(const std::string& text) {
 }
 
 std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
-                           const roofline::CudaCoreGpu& gpu) {
+                           const roofline::CudaCoreGpu& gpu, const std::vector<GradedLimit>& limits) {
   std::string table =
       "| method | kernel | N | global sectors / request (load, store) | bank conflicts / shared request | DRAM "
       "bytes | CUDA-core FLOPs | tensor-core FLOPs | FLOPs / byte | " +
@@ -158,9 +235,10 @@ std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector
     return "| " + row.method + " | " + row.kernel + whose + " | " + std::to_string(row.n) + " | " +
            fixed("%.1f", per(row.load_sectors, row.load_requests)) + ", " +
            fixed("%.1f", per(row.store_sectors, row.store_requests)) + " | " +
-           fixed("%.2f", per(row.shared_bank_conflicts, row.shared_requests)) + " | " + bytes(row.dram_bytes) + " | " +
-           fixed("%.3g", row.flops) + " | " + (row.tensor_core_flops > 0 ? fixed("%.3g", row.tensor_core_flops) : "—") +
-           " | " + fixed("%.2f", e.intensity) + " | " + duration(e.bound_s) + bound + " | " +
+           conflicts_cell(row.kernel, row.shared_bank_conflicts, row.shared_requests, limits) + " | " +
+           bytes(row.dram_bytes) + " | " + fixed("%.3g", row.flops) + " | " +
+           (row.tensor_core_flops > 0 ? fixed("%.3g", row.tensor_core_flops) : "—") + " | " +
+           fixed("%.2f", e.intensity) + " | " + duration(e.bound_s) + bound + " | " +
            duration(e.bound_s / roofline::kTypicalEfficiencyHigh) + "–" +
            duration(e.bound_s / roofline::kTypicalEfficiencyLow) + " |\n";
   };
@@ -224,7 +302,7 @@ std::string roofline_script(const std::vector<KernelRow>& rows, const std::vecto
   return script;
 }
 
-int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv) {
+int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, const std::vector<GradedLimit>& limits) {
   bool table = false;
   std::string gpu_id = "h100", reference_file, plot_file;
   for (int i = 1; i < argc; ++i) {
@@ -287,7 +365,14 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv) {
       "of it):\n\n%s",
       gpu->name.c_str(), gpu->fp32_flops_per_s / 1e12, gpu->tensor_flops_per_s / 1e12,
       roofline::kTypicalEfficiencyLow * 100, roofline::kTypicalEfficiencyHigh * 100,
-      markdown_table(rows, reference, *gpu).c_str());
+      markdown_table(rows, reference, *gpu, limits).c_str());
+  if (const std::string lines = lines_table(rows, limits); !lines.empty())
+    std::printf(
+        "\nWhere each kernel's traffic comes from: its %zu source lines with the most bank conflicts, then the most "
+        "sectors (global memory) and wavefronts (shared memory), as Nsight Compute's source view counts them. 4 "
+        "sectors a request is a warp "
+        "reading 128 consecutive bytes; a bank conflict is a wavefront more than the request's bytes need:\n\n%s",
+        kLinesPerKernel, lines.c_str());
   if (!plot_file.empty()) {
     const std::string png = plot_file.substr(0, plot_file.rfind('.')) + ".png";
     std::FILE* file = std::fopen(plot_file.c_str(), "w");

@@ -9,6 +9,7 @@ namespace rooflab::cuda_cpu {
 // has no launches to report.
 [[gnu::weak]] std::vector<LaunchRecord> take_launch_records();
 [[gnu::weak]] std::vector<DeviceToHostWords> take_device_to_host_words();
+[[gnu::weak]] std::string source_line(const void* pc);
 }  // namespace rooflab::cuda_cpu
 
 namespace rooflab::testing {
@@ -41,11 +42,18 @@ WorkerReport take_worker_report() {
     launch.host_words_read = record.host_words_read;
     launch.tensor_core_operations = record.tensor_core_operations;
     launch.tensor_core_flops = record.tensor_core_flops;
+    for (const cuda_cpu::InstructionCounters& counted : record.instructions)
+      launch.instructions.push_back({reinterpret_cast<std::uintptr_t>(counted.pc), counted.shared, counted.store,
+                                     counted.requests, counted.sectors, counted.wavefronts, counted.bank_conflicts});
     report.launches.push_back(std::move(launch));
   }
   for (cuda_cpu::DeviceToHostWords& copied : cuda_cpu::take_device_to_host_words())
     report.copied_back.push_back({std::move(copied.writer), std::move(copied.words)});
   return report;
+}
+
+std::string source_line(std::uint64_t pc) {
+  return &cuda_cpu::source_line == nullptr ? std::string() : cuda_cpu::source_line(reinterpret_cast<const void*>(pc));
 }
 
 }  // namespace rooflab::testing

@@ -120,12 +120,11 @@ double time_layout(const Options& o, int page_size, int table_width, const std::
                    const DeviceBuffer<float>& keys, const DeviceBuffer<float>& values) {
   const DeviceBuffer<long long> device_tables(tables);
   const DeviceBuffer<long long> lengths(std::vector<long long>(static_cast<std::size_t>(o.sequences), o.length));
-  const dk::DeviceCache cache{keys.get(), values.get(), device_tables.get(), lengths.get(), table_width,
-                                  page_size,  o.kv_heads,   o.d};
+  const dk::DeviceCache cache{keys.get(),  values.get(), device_tables.get(), lengths.get(),
+                              table_width, page_size,    o.kv_heads,          o.d};
   // The launcher's split rule: enough warps to fill a GPU, chunks of at least 64 keys.
-  const int splits = static_cast<int>(
-      std::max<long long>(1, std::min<long long>((1024 + o.sequences * o.heads - 1) / (o.sequences * o.heads),
-                                                 (o.length + 63) / 64)));
+  const int splits = static_cast<int>(std::max<long long>(
+      1, std::min<long long>((1024 + o.sequences * o.heads - 1) / (o.sequences * o.heads), (o.length + 63) / 64)));
   const auto slots = static_cast<std::size_t>(o.sequences) * o.heads * splits;
   const DeviceBuffer<float> q(std::vector<float>(static_cast<std::size_t>(o.sequences) * o.heads * o.d, 0.01f));
   DeviceBuffer<float> maxima(slots), sums(slots), weighted(slots * o.d);
@@ -134,9 +133,9 @@ double time_layout(const Options& o, int page_size, int table_width, const std::
   const float scale = 1.0f / std::sqrt(static_cast<float>(o.d));
   return median_ms(o.runs, [&] {
     dk::split_kv<<<dim3(splits, o.heads, o.sequences), dk::kWarp>>>(q.get(), cache, o.heads, splits, scale,
-                                                                            maxima.get(), sums.get(), weighted.get());
-    dk::merge_splits<<<dim3(o.heads, o.sequences), dk::kWarp>>>(maxima.get(), sums.get(), weighted.get(),
-                                                                        o.heads, splits, o.d, out.get(), lse.get());
+                                                                    maxima.get(), sums.get(), weighted.get());
+    dk::merge_splits<<<dim3(o.heads, o.sequences), dk::kWarp>>>(maxima.get(), sums.get(), weighted.get(), o.heads,
+                                                                splits, o.d, out.get(), lse.get());
     ROOFLAB_CUDA_CHECK(cudaGetLastError());
   });
 }

@@ -221,6 +221,21 @@ struct MemoryCounters {
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
 };
 
+// One source instruction's memory requests over a launch, what Nsight
+// Compute's source view shows line by line: `pc` is the instruction, and
+// rooflab::cuda_cpu::source_line(pc) names its line ("src/flash_attention.cu:57").
+struct InstructionCounters {
+  const void* pc = nullptr;
+  bool shared = false;  // shared memory, else global
+  bool store = false;   // a store, else a load (or an atomic)
+  std::uint64_t requests = 0;
+  std::uint64_t sectors = 0;                         // global: the 32-byte sectors its requests touched
+  std::uint64_t wavefronts = 0, bank_conflicts = 0;  // shared
+};
+// "src/file.cu:57" for an instruction of kernel code (addr2line over the
+// build's line tables, asked once per instruction).
+std::string source_line(const void* pc);
+
 // One kernel launch, as the runtime saw it.
 struct LaunchRecord {
   std::string kernel;  // its name without namespaces or template arguments
@@ -236,6 +251,9 @@ struct LaunchRecord {
   // Tensor-core operations (wmma::mma_sync, the mma atoms) and their FLOPs
   // (2·m·n·k each): what a tensor-core kernel must show it ran.
   std::uint64_t tensor_core_operations = 0, tensor_core_flops = 0;
+  // Its loads and stores instruction by instruction (ldmatrix and cp.async
+  // aside: they count in `memory` only), most requests first.
+  std::vector<InstructionCounters> instructions;
 };
 // The launches made since the last call (at most the last 4096), oldest first.
 std::vector<LaunchRecord> take_launch_records();

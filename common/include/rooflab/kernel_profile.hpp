@@ -13,6 +13,16 @@
 
 namespace rooflab::kernels {
 
+// One source line's loads or stores in a kernel, over its launches: what
+// Nsight Compute's source view shows line by line.
+struct LineRow {
+  std::string line;  // "src/flash_attention.cu:57"
+  bool shared = false, store = false;
+  double requests = 0;
+  double units = 0;  // 32-byte sectors (global) or wavefronts (shared)
+  double bank_conflicts = 0;
+};
+
 struct KernelRow {
   std::string method;  // the launcher: "standard", "flash", "decode" …
   std::string kernel;
@@ -23,7 +33,12 @@ struct KernelRow {
   double load_requests = 0, load_sectors = 0, store_requests = 0, store_sectors = 0;
   double shared_requests = 0, shared_bank_conflicts = 0;
   double tensor_core_flops = 0;  // the runtime's count: 2·m·n·k per mma
+  // Its source lines with the most bank conflicts, then the most traffic
+  // (sectors and wavefronts), at most kLinesPerKernel; only from
+  // profile_kernels (not in the CSV).
+  std::vector<LineRow> lines = {};
 };
+inline constexpr std::size_t kLinesPerKernel = 5;
 
 // Runs `call` and returns a row per kernel it launched, a kernel's launches
 // merged, in the order of their first launch. `flops(kernel)` gives all of a
@@ -45,13 +60,25 @@ std::string csv_row(const KernelRow& row);
 bool parse_csv_row(const std::string& line, KernelRow& row);
 std::vector<KernelRow> parse_csv(const std::string& text);
 
+// A limit a lab grades a kernel's counters against (a05's memory-efficiency
+// rungs): the tables mark a figure past it, with the limit.
+struct GradedLimit {
+  std::string kernel;
+  double bank_conflicts_per_request = 0;
+};
+
 // A Markdown table of `rows` on `gpu`: requests, sectors per request, bank
 // conflicts per request, DRAM bytes, CUDA-core and tensor-core FLOPs ("—"
 // where a kernel ran no tensor-core operation), intensity (all FLOPs) and the
 // roofline bound with the 30–75 % range real kernels reach, each beside the
 // `reference` row of the same method and kernel where there is one.
 std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
-                           const roofline::CudaCoreGpu& gpu);
+                           const roofline::CudaCoreGpu& gpu, const std::vector<GradedLimit>& limits = {});
+
+// Each kernel's lines with the most traffic, as a Markdown table: requests,
+// sectors or wavefronts per request, bank conflicts per request; "" when no
+// row has lines.
+std::string lines_table(const std::vector<KernelRow>& rows, const std::vector<GradedLimit>& limits = {});
 
 // A gnuplot script drawing `gpu`'s rooflines (CUDA cores and tensor cores)
 // and each kernel on them (the submission's filled, the reference's open),
@@ -67,6 +94,7 @@ std::string roofline_script(const std::vector<KernelRow>& rows, const std::vecto
 //               with --plot a gnuplot script drawing the roofline into
 //               FILE.png (`lab profile` passes these).
 // Returns the exit code; a bad flag is 2, with a message naming it.
-int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv);
+int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv,
+                   const std::vector<GradedLimit>& limits = {});
 
 }  // namespace rooflab::kernels

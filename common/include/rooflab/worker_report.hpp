@@ -19,6 +19,17 @@
 
 namespace rooflab::testing {
 
+// One instruction's loads or stores over a launch
+// (rooflab::cuda_cpu::InstructionCounters): `pc` is that instruction's
+// address in the process that ran it, which source_line(pc) names there (a
+// profile does; the verdict, across the grader's RPC, has no use for it).
+struct InstructionRequests {
+  std::uint64_t pc = 0;
+  bool shared = false;  // shared memory, else global
+  bool store = false;   // a store, else a load (or an atomic)
+  std::uint64_t requests = 0, sectors = 0, wavefronts = 0, bank_conflicts = 0;
+};
+
 struct KernelLaunch {
   std::string kernel;
   std::array<std::uint32_t, 3> grid{}, block{};
@@ -36,6 +47,8 @@ struct KernelLaunch {
   std::vector<std::uint32_t> host_words_read;
   // Tensor-core operations (wmma::mma_sync, the mma atoms) and their FLOPs.
   std::uint64_t tensor_core_operations = 0, tensor_core_flops = 0;
+  // Its requests instruction by instruction, most first.
+  std::vector<InstructionRequests> instructions;
 };
 
 // What cudaMemcpy brought back to the host: the distinct 4-byte words
@@ -56,6 +69,10 @@ struct WorkerReport {
 
 // What happened since the last call (the first call reports everything so far).
 WorkerReport take_worker_report();
+
+// "src/flash_attention.cu:57": the line of an instruction of kernel code in
+// this process; "" without the CPU runtime.
+std::string source_line(std::uint64_t pc);
 
 // The kernel names of `report`'s launches, in order.
 std::vector<std::string> kernel_names(const WorkerReport& report);

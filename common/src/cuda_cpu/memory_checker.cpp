@@ -265,7 +265,7 @@ void LaunchChecker::barrier() {
   if (!uninitialized_.empty() && uninitialized_in_shared_) throw KernelError(uninitialized_);
   ++interval_;
   epoch_ = epoch_of(block_linear_, interval_);
-  for (WarpRequests& warp : warps_) warp.count_into(counters_);
+  for (WarpRequests& warp : warps_) warp.count_into(counters_, instructions_);
 }
 
 void LaunchChecker::pass_on(ThreadContext& thread) {
@@ -684,7 +684,7 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
       warp.add(thread, access.pc, shared ? Space::shared : Space::global, operation, address + piece,
                std::min(16u, access.size - piece));
   }
-  if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_);
+  if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_, instructions_);
   if (!shared) {
     region->touch_sectors(address, access.size, access.write);
     if (access.strength == Strength::atomic && access.write) region->touch_sectors(address, access.size, false);
@@ -738,7 +738,7 @@ bool LaunchChecker::shared_word_access(ThreadContext& thread, std::uintptr_t add
   ++thread.accesses;
   WarpRequests& warp = warps_[thread.linear / kWarpSize];
   warp.add(thread, pc, Space::shared, write ? Operation::store : Operation::load, address, size);
-  if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_);
+  if (warp.pending() > WarpRequests::kMaxPending) warp.count_into(counters_, instructions_);
   if (write) ++writes_;
   const std::uint8_t bytes = byte_mask(address, address + size);
   Word& word = shared_region_->word(address & ~std::uintptr_t{3}, block_serial_);
@@ -881,7 +881,7 @@ void LaunchChecker::acquire(ThreadContext& thread, std::uintptr_t address) {
 }
 
 MemoryCounters LaunchChecker::counters() {
-  for (WarpRequests& warp : warps_) warp.count_into(counters_);
+  for (WarpRequests& warp : warps_) warp.count_into(counters_, instructions_);
   MemoryCounters result = counters_;
   result.dram_read_bytes = result.dram_write_bytes = 0;
   for (const auto& region : buffers_) {
@@ -891,6 +891,16 @@ MemoryCounters LaunchChecker::counters() {
   result.dram_read_bytes += 32 * statics_region_->sectors(false);
   result.dram_write_bytes += 32 * statics_region_->sectors(true);
   return result;
+}
+
+std::vector<InstructionCounters> LaunchChecker::instructions() const {
+  std::vector<InstructionCounters> by_instruction;
+  by_instruction.reserve(instructions_.size());
+  for (const auto& [pc, counted] : instructions_) by_instruction.push_back(counted);
+  std::sort(by_instruction.begin(), by_instruction.end(), [](const auto& a, const auto& b) {
+    return a.requests != b.requests ? a.requests > b.requests : a.pc < b.pc;
+  });
+  return by_instruction;
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> LaunchChecker::bytes_read_by_writer() const {

@@ -108,6 +108,8 @@ class LaunchChecker {
   void undo_write() { --writes_; }
   // The launch's counters (after its last block).
   MemoryCounters counters();
+  // Its loads and stores by instruction, most requests first (after counters()).
+  std::vector<InstructionCounters> instructions() const;
   void count_tensor_core_operation(std::uint64_t flops) {
     ++tensor_core_operations_;
     tensor_core_flops_ += flops;
@@ -245,6 +247,7 @@ class LaunchChecker {
   std::uint64_t epoch_ = 0;  // block_linear_ and interval_, as Stamp::epoch() has them
   std::vector<WarpRequests> warps_;
   MemoryCounters counters_;
+  InstructionTally instructions_;
   std::array<std::uint64_t, 256> read_by_writer_{};  // bytes, by WriterTag
   std::vector<std::uint32_t> host_words_;            // host-copied words read, each address once
   std::uint64_t writes_ = 0;

@@ -602,9 +602,10 @@ void run_kernel(const KernelCall& spelled, dim3 grid, dim3 block_dim, std::size_
     }
   }
   detail::set_current_checker(nullptr);
-  LaunchRecord record{name, grid, block_dim, shared_bytes, checker.static_shared_bytes(), {}, {}, {}};
+  LaunchRecord record{name, grid, block_dim, shared_bytes, checker.static_shared_bytes(), {}, {}, {}, 0, 0, {}};
   if (!failure) {
     record.memory = checker.counters();
+    record.instructions = checker.instructions();
     record.bytes_read_from = checker.bytes_read_by_writer();
     record.host_words_read = checker.host_words_read();
     record.tensor_core_operations = checker.tensor_core_operations();

@@ -97,3 +97,9 @@ std::string source_line(const void* pc) {
 }
 
 }  // namespace rooflab::cuda_cpu::detail
+
+namespace rooflab::cuda_cpu {
+
+std::string source_line(const void* pc) { return detail::source_line(pc); }
+
+}  // namespace rooflab::cuda_cpu

@@ -178,7 +178,7 @@ class Buckets {
 
 }  // namespace
 
-void WarpRequests::count_into(MemoryCounters& counters) {
+void WarpRequests::count_into(MemoryCounters& counters, InstructionTally& instructions) {
   thread_local Buckets buckets;
   for (const Request& request : requests_) {
     const bool global = request.space == Space::global;
@@ -192,7 +192,13 @@ void WarpRequests::count_into(MemoryCounters& counters) {
           spilled.push_back(request.base + word * 64 + static_cast<unsigned>(std::countr_zero(left)));
       units = buckets.count(spilled);
     }
+    InstructionCounters& instruction = instructions[request.pc];
+    instruction.pc = request.pc;
+    instruction.shared = !global;
+    instruction.store = request.operation == Operation::store;
+    ++instruction.requests;
     if (global) {
+      instruction.sectors += units.distinct;
       // Every sector a lane's bytes touch, each counted once.
       if (request.operation == Operation::load) {
         ++counters.global_load_requests;
@@ -210,6 +216,8 @@ void WarpRequests::count_into(MemoryCounters& counters) {
     const unsigned wavefronts = std::max(units.deepest, 1u);
     const unsigned fewest = std::max(1u, (units.distinct * 4 + 127) / 128);  // 128 bytes a wavefront at best
     count_shared_request(counters, request.operation, wavefronts, fewest);
+    instruction.wavefronts += wavefronts;
+    instruction.bank_conflicts += wavefronts > fewest ? wavefronts - fewest : 0;
   }
   requests_.clear();
   spill_count_ = 0;

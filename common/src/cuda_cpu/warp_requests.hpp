@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "rooflab/cuda_cpu.hpp"
@@ -24,6 +25,9 @@ inline void count_shared_request(MemoryCounters& counters, Operation operation, 
   counters.shared_wavefronts += wavefronts;
   counters.shared_bank_conflicts += wavefronts > fewest ? wavefronts - fewest : 0;
 }
+
+// Requests instruction by instruction over a launch (LaunchRecord::instructions).
+using InstructionTally = std::unordered_map<const void*, InstructionCounters>;
 
 class WarpRequests {
  public:
@@ -48,7 +52,7 @@ class WarpRequests {
   }
   // Counts every request since the last call into `counters` and forgets them
   // (a barrier, or the block's end: every lane has run its part).
-  void count_into(MemoryCounters& counters);
+  void count_into(MemoryCounters& counters, InstructionTally& instructions);
   // Requests not counted yet. A lane that runs long without a barrier (or a
   // spin-wait) would make this grow without end: past kMaxPending the checker
   // counts them early, and a lane that has not run yet then starts requests

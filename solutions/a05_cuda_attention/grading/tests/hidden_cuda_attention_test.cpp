@@ -21,11 +21,6 @@ using rooflab::testing::kFp16;
 using rooflab::testing::kFp32;
 using rooflab::testing::pick;
 
-// The memory-efficiency rung's limits (docs/06_cuda_attention.md quotes them
-// and the reference's own figures, from literate/doc_numbers.cpp).
-constexpr double kMaxDramOverTensors = 1.5;
-constexpr double kMaxBankConflictsPerRequest = 1.0;
-
 class CudaHidden : public ::testing::TestWithParam<std::string> {
  protected:
   // The result, or nothing when the call failed (one failure, naming the shape).
