@@ -215,9 +215,8 @@ void WarpRequests::count_into(MemoryCounters& counters, InstructionTally& instru
     // word per bank; lanes asking for the same word share it.
     const unsigned wavefronts = std::max(units.deepest, 1u);
     const unsigned fewest = std::max(1u, (units.distinct * 4 + 127) / 128);  // 128 bytes a wavefront at best
-    count_shared_request(counters, request.operation, wavefronts, fewest);
     instruction.wavefronts += wavefronts;
-    instruction.bank_conflicts += wavefronts > fewest ? wavefronts - fewest : 0;
+    instruction.bank_conflicts += count_shared_request(counters, request.operation, wavefronts, fewest);
   }
   requests_.clear();
   spill_count_ = 0;

@@ -18,12 +18,15 @@ enum class Space : std::uint8_t { global, shared };
 enum class Operation : std::uint8_t { load, store, atomic };
 
 // One shared-memory request into `counters`: the wavefronts it took, and the
-// ones beyond the fewest its bytes need (its bank conflicts). Shared atomics
-// count as loads.
-inline void count_shared_request(MemoryCounters& counters, Operation operation, unsigned wavefronts, unsigned fewest) {
+// ones beyond the fewest its bytes need (its bank conflicts, returned).
+// Shared atomics count as loads.
+inline unsigned count_shared_request(MemoryCounters& counters, Operation operation, unsigned wavefronts,
+                                     unsigned fewest) {
+  const unsigned conflicts = wavefronts > fewest ? wavefronts - fewest : 0;
   ++(operation == Operation::store ? counters.shared_store_requests : counters.shared_load_requests);
   counters.shared_wavefronts += wavefronts;
-  counters.shared_bank_conflicts += wavefronts > fewest ? wavefronts - fewest : 0;
+  counters.shared_bank_conflicts += conflicts;
+  return conflicts;
 }
 
 // Requests instruction by instruction over a launch (LaunchRecord::instructions).
