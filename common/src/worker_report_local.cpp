@@ -10,6 +10,7 @@ namespace rooflab::cuda_cpu {
 [[gnu::weak]] std::vector<LaunchRecord> take_launch_records();
 [[gnu::weak]] std::vector<DeviceToHostWords> take_device_to_host_words();
 [[gnu::weak]] std::string source_line(const void* pc);
+[[gnu::weak]] void set_launch_shapes_only(bool on);
 }  // namespace rooflab::cuda_cpu
 
 namespace rooflab::testing {
@@ -54,6 +55,13 @@ WorkerReport take_worker_report() {
 
 std::string source_line(std::uint64_t pc) {
   return &cuda_cpu::source_line == nullptr ? std::string() : cuda_cpu::source_line(reinterpret_cast<const void*>(pc));
+}
+
+LaunchShapesOnly::LaunchShapesOnly() {
+  if (&cuda_cpu::set_launch_shapes_only != nullptr) cuda_cpu::set_launch_shapes_only(true);
+}
+LaunchShapesOnly::~LaunchShapesOnly() {
+  if (&cuda_cpu::set_launch_shapes_only != nullptr) cuda_cpu::set_launch_shapes_only(false);
 }
 
 }  // namespace rooflab::testing

@@ -2,7 +2,8 @@
 // 48 KiB of dynamic shared memory after cudaFuncSetAttribute (and an error
 // saying which attribute to set without it), __launch_bounds__ as the check
 // a GPU makes, and streams and events, synchronous here, with
-// cudaEventElapsedTime saying that nothing is timed.
+// cudaEventElapsedTime saying that nothing is timed; and launches recorded
+// but not run (set_launch_shapes_only), still checked.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -56,6 +57,34 @@ TEST(CudaCpuLaunchApi, MoreThan48KibOfSharedMemoryNeedsTheAttribute) {
 }
 
 __global__ void __launch_bounds__(64) bounded(int* out) { out[threadIdx.x] = static_cast<int>(threadIdx.x); }
+
+TEST(CudaCpuLaunchApi, ShapesOnlyRecordsALaunchWithoutRunningItAndStillChecksIt) {
+  int* out = device_copy(std::vector<int>(64, -1));
+  rooflab::cuda_cpu::take_launch_records();
+  rooflab::cuda_cpu::set_launch_shapes_only(true);
+  bounded<<<dim3(3, 2), 64>>>(out);
+  const cudaError_t launched = cudaGetLastError();
+  // A launch a GPU would refuse is refused all the same (a check made
+  // inside the kernel, as __launch_bounds__' is, is not: nothing runs).
+  const std::string refused = kernel_error([&] { bounded<<<1, 2048>>>(out); });
+  rooflab::cuda_cpu::set_launch_shapes_only(false);
+  EXPECT_EQ(launched, cudaSuccess);
+  EXPECT_THAT(refused, HasSubstr("2048 threads per block"));
+  const std::vector<rooflab::cuda_cpu::LaunchRecord> records = rooflab::cuda_cpu::take_launch_records();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].kernel, "bounded");
+  EXPECT_EQ(records[0].grid.x, 3u);
+  EXPECT_EQ(records[0].grid.y, 2u);
+  EXPECT_EQ(records[0].block.x, 64u);
+  EXPECT_EQ(records[0].memory.global_store_requests, 0u);
+  EXPECT_EQ(host_copy(out, 64), std::vector<int>(64, -1));  // nothing ran
+  // Off again: the next launch runs.
+  bounded<<<1, 64>>>(out);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(host_copy(out, 64)[63], 63);
+  rooflab::cuda_cpu::take_launch_records();
+  cudaFree(out);
+}
 
 TEST(CudaCpuLaunchApi, LaunchBoundsRefuseMoreThreadsThanDeclared) {
   int* out = device_copy(std::vector<int>(128, 0));

@@ -16,4 +16,12 @@ WorkerReport take_worker_report() {
   }
 }
 
+LaunchShapesOnly::LaunchShapesOnly() { rpc::transact(rpc::kLaunchShapesOnly, "launch shapes only, on", "1"); }
+LaunchShapesOnly::~LaunchShapesOnly() {
+  try {
+    rpc::transact(rpc::kLaunchShapesOnly, "launch shapes only, off", "0");
+  } catch (...) {  // a worker that is gone runs nothing more
+  }
+}
+
 }  // namespace rooflab::testing

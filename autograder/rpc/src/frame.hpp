@@ -20,6 +20,9 @@ inline constexpr std::uint32_t kGreeting = 0xffffffff;
 // The function id of the worker report (rooflab/worker_report.hpp): the worker
 // answers from the course's own records, without calling student code.
 inline constexpr std::uint32_t kWorkerReport = 0xfffffffe;
+// The function id that turns the worker's launch-shapes-only mode on (payload
+// "1") or off (rooflab::testing::LaunchShapesOnly); it calls no student code.
+inline constexpr std::uint32_t kLaunchShapesOnly = 0xfffffffd;
 
 enum class ReplyStatus : std::uint32_t { returned = 0, threw = 1 };
 

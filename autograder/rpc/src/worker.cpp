@@ -8,6 +8,12 @@
 #include "rooflab/not_implemented.hpp"
 #include "rooflab/rpc.hpp"
 
+namespace rooflab::cuda_cpu {
+// Weak: a worker without the CPU runtime (no CUDA code, or kernels on a GPU)
+// has no launches to leave unrun.
+[[gnu::weak]] void set_launch_shapes_only(bool on);
+}  // namespace rooflab::cuda_cpu
+
 namespace rooflab::rpc {
 namespace {
 
@@ -57,6 +63,11 @@ int serve_forever(int fd, const Entry* table, std::size_t table_size, std::strin
   while (read_frame(fd, kRequestMagic, request)) {
     Frame reply{kReplyMagic, request.sequence, static_cast<std::uint32_t>(ReplyStatus::returned), {}};
     if (request.code == kGreeting) {
+      if (!write_frame(fd, reply)) return 4;
+      continue;
+    }
+    if (request.code == kLaunchShapesOnly) {
+      if (&cuda_cpu::set_launch_shapes_only != nullptr) cuda_cpu::set_launch_shapes_only(request.payload == "1");
       if (!write_frame(fd, reply)) return 4;
       continue;
     }

@@ -258,6 +258,14 @@ struct LaunchRecord {
 // The launches made since the last call (at most the last 4096), oldest first.
 std::vector<LaunchRecord> take_launch_records();
 
+// On: every launch is checked (block size, shared memory; not what a kernel
+// checks as it starts, such as __launch_bounds__) and recorded with its grid,
+// block and shared memory, and then not run: no thread executes,
+// nothing is counted, outputs are left unwritten. What a test turns on to see
+// a launcher's shape at a size the runtime would take minutes to run (a05's
+// SM coverage at N = 1024, B·H = 16); never on while results matter.
+void set_launch_shapes_only(bool on);
+
 // What cudaMemcpy brought back to the host since the last call: the distinct
 // 4-byte words (sorted), by who last wrote them on the device (a kernel's
 // name, "cudaMemset", "cudaMemcpy from the host", "never written"). A test

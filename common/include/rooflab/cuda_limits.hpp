@@ -15,5 +15,6 @@ inline constexpr std::size_t kSharedMemoryPerBlock = 48 * 1024;  // without cuda
 // runtime models, an H100 (sm_90): 227 KiB.
 inline constexpr std::size_t kSharedMemoryPerBlockOptIn = 227 * 1024;
 inline constexpr const char* kModelledGpu = "H100";
+inline constexpr unsigned kModelledGpuMultiprocessors = 132;  // the H100 SXM's SMs
 
 }  // namespace rooflab::cuda

@@ -74,6 +74,19 @@ WorkerReport take_worker_report();
 // this process; "" without the CPU runtime.
 std::string source_line(std::uint64_t pc);
 
+// While one lives, the code under test's CUDA launches are recorded with
+// their shape (grid, block, shared memory) but not run
+// (rooflab::cuda_cpu::set_launch_shapes_only): a test of a launcher's shape at
+// a size the CPU runtime would take minutes to run. In a grading the verdict
+// asks the worker, which holds the code. Nothing where kernels run on a GPU.
+class LaunchShapesOnly {
+ public:
+  LaunchShapesOnly();
+  ~LaunchShapesOnly();
+  LaunchShapesOnly(const LaunchShapesOnly&) = delete;
+  LaunchShapesOnly& operator=(const LaunchShapesOnly&) = delete;
+};
+
 // The kernel names of `report`'s launches, in order.
 std::vector<std::string> kernel_names(const WorkerReport& report);
 

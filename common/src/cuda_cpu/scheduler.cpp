@@ -9,6 +9,7 @@
 #include <boost/context/fiber.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -524,6 +525,9 @@ void note_atomic_read(std::uintptr_t address) {
   if (thread && checker) checker->acquire(*thread, address);
 }
 
+// set_launch_shapes_only(): launches recorded, not run.
+std::atomic<bool> launch_shapes_only{false};
+
 void run_kernel(const KernelCall& spelled, dim3 grid, dim3 block_dim, std::size_t shared_bytes) {
   const std::string name = base_name(spelled.name);
   KernelCall call = spelled;
@@ -557,6 +561,10 @@ void run_kernel(const KernelCall& spelled, dim3 grid, dim3 block_dim, std::size_
     refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory per block: more than the " +
            std::to_string(shared_limit) + " its cudaFuncAttributeMaxDynamicSharedMemorySize allows");
   if (this_block) refuse("launched from inside a kernel (dynamic parallelism is not modelled)");
+  if (launch_shapes_only) {
+    record_launch({name, grid, block_dim, shared_bytes, 0, {}, {}, {}, 0, 0, {}});
+    return;
+  }
 
   const std::lock_guard lock(launch_lock);
   install_overflow_handler();
@@ -801,5 +809,7 @@ void* shared_array(const char* name, int line, std::size_t bytes, std::size_t al
   if (!array) throw KernelError(error);
   return array;
 }
+
+void set_launch_shapes_only(bool on) { detail::launch_shapes_only = on; }
 
 }  // namespace rooflab::cuda_cpu

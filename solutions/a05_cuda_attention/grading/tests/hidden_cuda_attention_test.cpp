@@ -11,6 +11,7 @@
 #include "a05_cuda_attention/a05_cuda_attention.hpp"
 #include "rooflab/attention_reference.hpp"
 #include "rooflab/attention_testing.hpp"
+#include "rooflab/cuda_limits.hpp"
 #include "rooflab/testing.hpp"
 #include "rooflab/worker_report.hpp"
 
@@ -191,6 +192,28 @@ void expect_memory_efficiency(const std::string& kernel, std::uint64_t seed_mix)
 
 TEST(CudaMemoryEfficiency, FlashTouchesLittleBeyondItsTensorsAndAvoidsBankConflicts) {
   expect_memory_efficiency("flash_forward", 0xb4c4ull);
+}
+
+// The flash kernel's grid at the graded shape, launched but not run (the CPU
+// runtime would take minutes over it): at least one block per multiprocessor.
+TEST(CudaMemoryEfficiency, FlashCoversEveryMultiprocessorAtTheGradedShape) {
+  const Tensor4 q = rooflab::random_normal(1, kGradedHeads, kGradedLength, kGradedHeadDim, 1);
+  rooflab::testing::WorkerReport report;
+  {
+    const rooflab::testing::LaunchShapesOnly shapes_only;
+    rooflab::testing::take_worker_report();
+    if (!ROOFLAB_CALL_OR_FAIL("flash_forward", flash_attention_cuda(q, q, q, false))) return;
+    report = rooflab::testing::take_worker_report();
+  }
+  if (!report.kernels_recorded) GTEST_SKIP() << "the kernels ran on a GPU: the CPU runtime's records are not there";
+  std::uint64_t blocks = 0;
+  for (const auto& launch : report.launches)
+    if (launch.kernel == "flash_forward") blocks += std::uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+  EXPECT_GE(blocks, rooflab::cuda::kModelledGpuMultiprocessors)
+      << "flash_forward launched " << blocks << " blocks at B=1 H=" << kGradedHeads << " N=M=" << kGradedLength
+      << " d=" << kGradedHeadDim << ": an " << rooflab::cuda::kModelledGpu << " has "
+      << rooflab::cuda::kModelledGpuMultiprocessors
+      << " multiprocessors, and those without a block sit idle; give each block fewer query rows";
 }
 
 TEST(CudaMemoryEfficiency, TensorCoreTouchesLittleBeyondItsTensorsAndAvoidsBankConflicts) {

@@ -33,6 +33,11 @@ struct AttentionResult {
 // marks a figure past them.
 inline constexpr double kMaxDramOverTensors = 1.5;
 inline constexpr double kMaxBankConflictsPerRequest = 1.0;
+// And at the graded shape, B = 1, H = 16, N = M = 1024, d = 64 (one layer's
+// attention of a small model), the flash kernel launches at least one block
+// for each multiprocessor of the modelled GPU (an H100's 132): fewer leave
+// some idle, whatever the kernel does inside.
+inline constexpr std::int64_t kGradedHeads = 16, kGradedLength = 1024, kGradedHeadDim = 64;
 
 // The longest head dimension the flash kernels accept: each thread keeps a
 // row's d_v accumulators in registers.
