@@ -3,16 +3,53 @@
 #include "os/scratch_space.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <thread>
 
+#include "rooflab/temp_folder_testing.hpp"
 #include "text/text.hpp"
 
 namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
+
+// The empty mount point a grading killed outright leaves: removed once its
+// grader is gone and it is a minute old; nothing else is.
+TEST(ScratchSpace, AbandonedMountPointsOfGoneGradingsAreRemoved) {
+  const testing::TempFolder folder("abandoned-scratch");
+  const pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  ASSERT_GT(gone, 0);
+  ::waitpid(gone, nullptr, 0);
+  const auto age = [](const fs::path& path) {
+    const timeval long_ago[2] = {{std::time(nullptr) - 3600, 0}, {std::time(nullptr) - 3600, 0}};
+    ::utimes(path.c_str(), long_ago);
+  };
+  const auto make = [&](const std::string& name, bool old) {
+    const fs::path path = folder.path() / name;
+    fs::create_directories(path);
+    if (old) age(path);
+    return path;
+  };
+  const std::string dead = "rooflab-grade-" + std::to_string(gone) + "-";
+  const fs::path abandoned = make(dead + "1", true);
+  const fs::path young = make(dead + "2", false);
+  const fs::path holding = make(dead + "3", false);
+  text::write_file(holding / "log", "kept\n");
+  age(holding);
+  const fs::path running = make("rooflab-grade-" + std::to_string(::getpid()) + "-4", true);
+  const fs::path other = make("rooflab-grade-all", true);
+  remove_abandoned_mount_points(folder.path());
+  EXPECT_FALSE(fs::exists(abandoned));
+  EXPECT_TRUE(fs::exists(young));
+  EXPECT_TRUE(fs::exists(holding / "log"));
+  EXPECT_TRUE(fs::exists(running));
+  EXPECT_TRUE(fs::exists(other));
+}
 
 TEST(ScratchSpace, HoldsNoMoreThanItsCapAndTellsItsPeak) {
   constexpr std::uint64_t kCap = std::uint64_t{8} << 20;

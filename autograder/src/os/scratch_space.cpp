@@ -1,13 +1,17 @@
 #include "os/scratch_space.hpp"
 
 #include <sched.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <random>
 
 #include "os/process.hpp"
@@ -29,7 +33,24 @@ std::string private_mounts() {
 
 }  // namespace
 
+void remove_abandoned_mount_points(const fs::path& folder) {
+  std::error_code error;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    unsigned long pid = 0;
+    char rest = 0;
+    if (std::sscanf(name.c_str(), "rooflab-grade-%lu-%c", &pid, &rest) != 2 || pid == 0) continue;
+    // Running (or not ours to signal: another user's) is not abandoned.
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    struct stat info {};
+    if (::lstat(it->path().c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) continue;
+    if (std::time(nullptr) - info.st_mtime < 60) continue;  // a pid just reused by a grading starting now
+    ::rmdir(it->path().c_str());                            // only an empty one
+  }
+}
+
 ScratchSpace::ScratchSpace(std::uint64_t cap_bytes) : cap_(cap_bytes) {
+  remove_abandoned_mount_points(fs::temp_directory_path());
   std::random_device random;
   path_ = fs::temp_directory_path() /
           ("rooflab-grade-" + std::to_string(::getpid()) + "-" + std::to_string(random() % 1000000));
