@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "os/gone_graders.hpp"
 #include "rooflab/temp_folder_testing.hpp"
 #include "text/text.hpp"
 
@@ -49,6 +50,29 @@ TEST(ScratchSpace, AbandonedMountPointsOfGoneGradingsAreRemoved) {
   EXPECT_TRUE(fs::exists(holding / "log"));
   EXPECT_TRUE(fs::exists(running));
   EXPECT_TRUE(fs::exists(other));
+}
+
+// A gone grader's cgroups, children first; a running grader's stay, and so
+// does a folder rmdir cannot remove (on cgroupfs: one holding a process).
+TEST(ScratchSpace, CgroupsOfGoneGradersAreRemoved) {
+  const testing::TempFolder folder("gone-cgroups");
+  const pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  ASSERT_GT(gone, 0);
+  ::waitpid(gone, nullptr, 0);
+  const fs::path dead = folder.path() / ("rooflab-grade-" + std::to_string(gone) + "-1");
+  const fs::path busy = folder.path() / ("rooflab-grade-" + std::to_string(gone) + "-2");
+  const fs::path running = folder.path() / ("rooflab-grade-" + std::to_string(::getpid()) + "-3");
+  fs::create_directories(dead / "build-0" / "test-1");
+  fs::create_directories(busy / "build-0");
+  text::write_file(busy / "build-0" / "cgroup.procs", "42\n");
+  fs::create_directories(running / "build-0");
+  remove_cgroups_of_gone_graders(folder.path());
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(busy / "build-0" / "cgroup.procs"));
+  EXPECT_TRUE(fs::exists(running / "build-0"));
+  EXPECT_FALSE(left_by_a_gone_grader("rooflab-grade-all"));
+  EXPECT_FALSE(left_by_a_gone_grader("rooflab-grade-" + std::to_string(::getpid()) + "-9"));
 }
 
 TEST(ScratchSpace, HoldsNoMoreThanItsCapAndTellsItsPeak) {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "os/cgroup_fs.hpp"
+#include "os/gone_graders.hpp"
 
 namespace rooflab {
 namespace fs = std::filesystem;
@@ -79,6 +80,7 @@ ControllerCgroups ControllerCgroups::probe(const std::string& controller, const 
       return cgroups;
     }
   } else if (const fs::path parent = places.v2_dir(); !parent.empty()) {
+    remove_cgroups_of_gone_graders(parent);
     v2_problem = cgroup_fs::create_v2(parent, parent / name, controller);
     if (v2_problem.empty()) {
       cgroups.version_ = CgroupVersion::v2;
@@ -87,6 +89,7 @@ ControllerCgroups ControllerCgroups::probe(const std::string& controller, const 
     }
   }
   if (const fs::path parent = places.v1_dir(); !parent.empty()) {
+    remove_cgroups_of_gone_graders(parent);
     v1_problem = try_v1(parent / name, v1_file);
     if (v1_problem.empty()) {
       cgroups.version_ = CgroupVersion::v1;

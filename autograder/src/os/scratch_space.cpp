@@ -1,7 +1,6 @@
 #include "os/scratch_space.hpp"
 
 #include <sched.h>
-#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -9,11 +8,11 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <random>
 
+#include "os/gone_graders.hpp"
 #include "os/process.hpp"
 #include "os/tree_bytes.hpp"
 #include "text/text.hpp"
@@ -37,11 +36,7 @@ void remove_abandoned_mount_points(const fs::path& folder) {
   std::error_code error;
   for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
-    unsigned long pid = 0;
-    char rest = 0;
-    if (std::sscanf(name.c_str(), "rooflab-grade-%lu-%c", &pid, &rest) != 2 || pid == 0) continue;
-    // Running (or not ours to signal: another user's) is not abandoned.
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    if (!left_by_a_gone_grader(name)) continue;
     struct stat info {};
     if (::lstat(it->path().c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) continue;
     if (std::time(nullptr) - info.st_mtime < 60) continue;  // a pid just reused by a grading starting now

@@ -18,11 +18,11 @@
 
 namespace rooflab {
 
-// A grading killed outright (SIGKILL: a time limit's, the OOM killer's, a
-// stop whose grace ran out) cannot remove its folder, and where it was a
-// tmpfs the empty mount point stays in `folder`. Removes those of gradings no
-// longer running: named rooflab-grade-PID-…, empty, a minute old or more, and
-// PID no process's. Every grading calls it as it starts.
+// A grading killed outright cannot remove its folder, and where it was a
+// tmpfs the empty mount point stays in `folder` (os/gone_graders.hpp).
+// Removes those of graders no longer running: empty and a minute old or more
+// (a pid just reused by a grading starting now). Every grading calls it as it
+// starts.
 void remove_abandoned_mount_points(const std::filesystem::path& folder);
 
 class ScratchSpace {
