@@ -23,7 +23,7 @@ TEST(KernelPlots, ShowsTheSubmissionsKernelsThatTheReferenceHasBesideIt) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string reference =
-      "kernel,flash,flash_forward,256,1,34209792,526336,17408,69632,1040,32832,803840,0\n"
+      "kernel,flash,flash_forward,256,1,34209792,526336,17408,69632,1040,32832,803840,0,0,16,32,16512,50240\n"
       "kernel,standard,softmax_rows,256,1,655360,1050624,12288,49152,4608,16896,0,0\n";
   const std::string submission =
       "kernel,flash,flash_forward,256,1,34209792,600000,17408,69632,1040,4160,803840,803840\n"
@@ -37,6 +37,15 @@ TEST(KernelPlots, ShowsTheSubmissionsKernelsThatTheReferenceHasBesideIt) {
   EXPECT_NE(figures.table.find("| flash | flash_forward (reference) | 256 | 4.0, 31.6 | 0.00 |"), std::string::npos)
       << figures.table;
   EXPECT_NE(figures.table.find("softmax_rows (reference)"), std::string::npos) << figures.table;
+  // The GPU model places what has a launch shape, registers assumed: 16 one-warp
+  // blocks, 13 of them fit in an SM's shared memory, 16 of 132 SMs used.
+  EXPECT_NE(figures.table.find("Where the GPU model"), std::string::npos) << figures.table;
+  EXPECT_NE(figures.table.find("| flash | flash_forward (reference) | 16 × 32 | 16.1 KiB | 64 (assumed) | 13 (shared "
+                               "memory) | 20 % | 12 % | 1 | latency |"),
+            std::string::npos)
+      << figures.table;
+  EXPECT_NE(figures.table.find("| flash | flash_forward (yours) | no launch shape recorded |"), std::string::npos)
+      << figures.table;
   for (const char* absent : {"made_up", "system", "heading", "nan"})
     EXPECT_EQ(figures.table.find(absent), std::string::npos) << absent << " in\n" << figures.table;
   std::filesystem::remove_all(dir);
@@ -85,6 +94,10 @@ TEST(KernelProfile, TablesMarkAFigurePastItsGradedLimitAndListTheLinesBehindIt) 
 TEST(KernelProfile, RowsRoundTripThroughTheirCsv) {
   kernels::KernelRow row{"decode", "split_kv", 2048, 1, 6291456, 12687424, 124800, 1798272, 1536, 3840, 99840, 7};
   row.tensor_core_flops = 33554432;
+  row.blocks = 240;
+  row.threads_per_block = 128;
+  row.shared_bytes_per_block = 33792;
+  row.heaviest_warp_requests = 1650;
   kernels::KernelRow parsed;
   ASSERT_TRUE(kernels::parse_csv_row(kernels::csv_row(row), parsed));
   EXPECT_EQ(parsed.kernel, "split_kv");
@@ -93,10 +106,20 @@ TEST(KernelProfile, RowsRoundTripThroughTheirCsv) {
   EXPECT_EQ(parsed.dram_bytes, 12687424);
   EXPECT_EQ(parsed.shared_bank_conflicts, 7);
   EXPECT_EQ(parsed.tensor_core_flops, 33554432);
-  EXPECT_EQ(kernels::csv_header().substr(kernels::csv_header().rfind(',')), ",tensor_core_flops");
-  // A row from before the tensor-core FLOPs were counted: none.
+  EXPECT_EQ(parsed.blocks, 240);
+  EXPECT_EQ(parsed.threads_per_block, 128);
+  EXPECT_EQ(parsed.shared_bytes_per_block, 33792);
+  EXPECT_EQ(parsed.heaviest_warp_requests, 1650);
+  EXPECT_EQ(kernels::csv_header().substr(kernels::csv_header().find(",tensor_core_flops")),
+            ",tensor_core_flops,blocks,threads_per_block,shared_bytes_per_block,heaviest_warp_requests");
+  // A row from before the launch shapes were recorded: none; from before the
+  // tensor-core FLOPs were counted: none of those either.
+  ASSERT_TRUE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1,1,7", parsed));
+  EXPECT_EQ(parsed.tensor_core_flops, 7);
+  EXPECT_EQ(parsed.blocks, 0);
   ASSERT_TRUE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1,1", parsed));
   EXPECT_EQ(parsed.tensor_core_flops, 0);
+  EXPECT_FALSE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1,1,1,1,1,1", parsed));  // cut short
   EXPECT_FALSE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1", parsed));        // a field short
   EXPECT_FALSE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1,1,1,1", parsed));  // one over
   EXPECT_FALSE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,-1,1,1,1,1,1,1", parsed));

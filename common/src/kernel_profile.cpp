@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "rooflab/gpu_model_calibration.hpp"
 #include "rooflab/worker_report.hpp"
 
 namespace rooflab::kernels {
@@ -133,10 +134,16 @@ std::vector<KernelRow> profile_kernels(const std::string& method, long long n, c
     row.shared_requests += static_cast<double>(launch.shared_load_requests + launch.shared_store_requests);
     row.shared_bank_conflicts += static_cast<double>(launch.shared_bank_conflicts);
     row.tensor_core_flops += static_cast<double>(launch.tensor_core_flops);
+    row.blocks += static_cast<double>(launch.grid[0]) * launch.grid[1] * launch.grid[2];  // averaged below
+    row.threads_per_block = static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
+    row.shared_bytes_per_block = static_cast<double>(launch.dynamic_shared_bytes + launch.static_shared_bytes);
+    row.heaviest_warp_requests =
+        std::max(row.heaviest_warp_requests, static_cast<double>(launch.heaviest_warp_requests));
   }
   // The formula counts a kernel's FLOPs whichever unit does them: what the
   // tensor cores did is theirs, the rest the CUDA cores'.
   for (KernelRow& row : rows) {
+    row.blocks /= row.launches;
     row.flops = std::max(0.0, flops(row.kernel) - row.tensor_core_flops);
     std::vector<const testing::KernelLaunch*> launches;
     for (const testing::KernelLaunch& launch : report.launches)
@@ -164,7 +171,8 @@ std::string lines_table(const std::vector<KernelRow>& rows, const std::vector<Gr
 
 std::string csv_header() {
   return "kernel,method,name,n,launches,flops,dram_bytes,load_requests,load_sectors,store_requests,store_sectors,"
-         "shared_requests,shared_bank_conflicts,tensor_core_flops";
+         "shared_requests,shared_bank_conflicts,tensor_core_flops,blocks,threads_per_block,shared_bytes_per_block,"
+         "heaviest_warp_requests";
 }
 
 std::string csv_row(const KernelRow& row) {
@@ -176,7 +184,8 @@ std::string csv_row(const KernelRow& row) {
   line += std::to_string(row.n);
   for (const double value :
        {row.launches, row.flops, row.dram_bytes, row.load_requests, row.load_sectors, row.store_requests,
-        row.store_sectors, row.shared_requests, row.shared_bank_conflicts, row.tensor_core_flops}) {
+        row.store_sectors, row.shared_requests, row.shared_bank_conflicts, row.tensor_core_flops, row.blocks,
+        row.threads_per_block, row.shared_bytes_per_block, row.heaviest_warp_requests}) {
     line += ',';
     line += number(value);
   }
@@ -187,17 +196,28 @@ bool parse_csv_row(const std::string& line, KernelRow& row) {
   std::vector<std::string> fields;
   std::stringstream stream(line);
   for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
-  // 14 fields; 13 in a CSV from before the tensor-core FLOPs were counted.
-  if ((fields.size() != 13 && fields.size() != 14) || fields[0] != "kernel" || !plain_name(fields[1]) ||
-      !plain_name(fields[2]))
+  // 18 fields; 14 in a CSV from before launch shapes were recorded, 13 from
+  // before the tensor-core FLOPs were counted.
+  if ((fields.size() != 13 && fields.size() != 14 && fields.size() != 18) || fields[0] != "kernel" ||
+      !plain_name(fields[1]) || !plain_name(fields[2]))
     return false;
   KernelRow parsed;
   parsed.method = fields[1];
   parsed.kernel = fields[2];
-  double* targets[] = {&parsed.launches,         &parsed.flops,           &parsed.dram_bytes,
-                       &parsed.load_requests,    &parsed.load_sectors,    &parsed.store_requests,
-                       &parsed.store_sectors,    &parsed.shared_requests, &parsed.shared_bank_conflicts,
-                       &parsed.tensor_core_flops};
+  double* targets[] = {&parsed.launches,
+                       &parsed.flops,
+                       &parsed.dram_bytes,
+                       &parsed.load_requests,
+                       &parsed.load_sectors,
+                       &parsed.store_requests,
+                       &parsed.store_sectors,
+                       &parsed.shared_requests,
+                       &parsed.shared_bank_conflicts,
+                       &parsed.tensor_core_flops,
+                       &parsed.blocks,
+                       &parsed.threads_per_block,
+                       &parsed.shared_bytes_per_block,
+                       &parsed.heaviest_warp_requests};
   try {
     std::size_t used = 0;
     parsed.n = std::stoll(fields[3], &used);
@@ -251,8 +271,65 @@ std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector
   return table;
 }
 
+namespace {
+
+int registers_of(const Registers& registers, const std::string& kernel) {
+  const auto found = registers.find(kernel);
+  return found == registers.end() ? 0 : found->second;
+}
+
+// The model's estimate of `row`, or nothing for a row without a launch shape
+// or with a block that does not fit.
+bool modelled(const KernelRow& row, const gpu_model::Architecture& gpu, const Registers& registers,
+              gpu_model::Estimate& estimate) {
+  if (row.blocks <= 0 || row.threads_per_block <= 0) return false;
+  try {
+    estimate = gpu_model::estimate_row(row, gpu, registers_of(registers, row.kernel));
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string model_table(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
+                        const gpu_model::Architecture& gpu, const Registers& registers) {
+  std::string table =
+      "| method | kernel | blocks × threads | shared / block | registers | blocks / SM (limit) | occupancy | SMs "
+      "used | rounds | limit | model | model TFLOP/s | roofline bound |\n"
+      "|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---:|\n";
+  const auto line = [&](const KernelRow& row, const char* whose) {
+    std::string cells = "| " + row.method + " | " + row.kernel + whose + " | ";
+    gpu_model::Estimate e;
+    if (!modelled(row, gpu, registers, e)) {
+      if (row.blocks <= 0) return cells + "no launch shape recorded | | | | | | | | | | |\n";
+      return cells + fixed("%.0f", row.blocks) + " × " + fixed("%.0f", row.threads_per_block) + " | " +
+             bytes(row.shared_bytes_per_block) + " | | the block does not fit on an SM | | | | | | | |\n";
+    }
+    const int known = registers_of(registers, row.kernel);
+    const double all_flops = row.flops + row.tensor_core_flops;
+    const roofline::Estimate bound =
+        roofline::estimate(row.flops, row.dram_bytes, roofline::find_cuda_core_gpu(gpu.id), row.tensor_core_flops);
+    return cells + fixed("%.0f", row.blocks) + " × " + fixed("%.0f", row.threads_per_block) + " | " +
+           bytes(row.shared_bytes_per_block) + " | " +
+           (known > 0 ? std::to_string(known) : std::to_string(gpu_model::kAssumedRegisters) + " (assumed)") + " | " +
+           std::to_string(e.occupancy.blocks_per_sm) + " (" + e.occupancy.limited_by + ") | " +
+           fixed("%.0f %%", e.occupancy.fraction * 100) + " | " + fixed("%.0f %%", e.sm_coverage * 100) + " | " +
+           fixed("%.0f", e.rounds) + " | " + e.limited_by + " | " + duration(e.seconds) + " | " +
+           fixed("%.2f", all_flops / e.seconds / 1e12) + " | " + duration(bound.bound_s) + " |\n";
+  };
+  for (const KernelRow& row : rows) {
+    table += line(row, reference.empty() ? "" : " (yours)");
+    if (const KernelRow* theirs = match(reference, row)) table += line(*theirs, " (reference)");
+  }
+  for (const KernelRow& theirs : reference)
+    if (!match(rows, theirs)) table += line(theirs, " (reference)");
+  return table;
+}
+
 std::string roofline_script(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
-                            const roofline::CudaCoreGpu& gpu, const std::string& png) {
+                            const roofline::CudaCoreGpu& gpu, const std::string& png, const Registers& registers) {
   // x y source label_y "label": kernels are labelled once (the reference's,
   // or the submission's where there is no reference), and labels of points
   // that coincide are stacked.
@@ -280,12 +357,28 @@ std::string roofline_script(const std::vector<KernelRow>& rows, const std::vecto
   };
   for (const KernelRow& row : reference) point(row, 1, true);
   for (const KernelRow& row : rows) point(row, 0, reference.empty());
+  // Below the roof: where the GPU model puts each kernel (source 2 yours, 3
+  // the reference's), unlabelled: the label above it names it.
+  const gpu_model::Architecture* model = nullptr;
+  for (const gpu_model::Architecture& architecture : gpu_model::architectures())
+    if (architecture.id == gpu.id) model = &architecture;
+  const auto modelled_point = [&](const KernelRow& row, int source) {
+    gpu_model::Estimate e;
+    const roofline::Estimate bound = roofline::estimate(row.flops, row.dram_bytes, gpu, row.tensor_core_flops);
+    if (!model || bound.intensity <= 0 || !modelled(row, *model, registers, e)) return;
+    const double y = (row.flops + row.tensor_core_flops) / e.seconds / 1e12;
+    data += number(bound.intensity) + " " + number(y) + " " + std::to_string(source) + " " + number(y) + " \"\"\n";
+  };
+  for (const KernelRow& row : reference) modelled_point(row, 3);
+  for (const KernelRow& row : rows) modelled_point(row, 2);
   // Two roofs: the CUDA cores' fp32 peak, and above it the tensor cores'.
   const double peak = gpu.fp32_flops_per_s / 1e12, tensor_peak = gpu.tensor_flops_per_s / 1e12,
                bandwidth = gpu.bytes_per_s / 1e12;
   std::string script = "set terminal pngcairo size 900,560 noenhanced\nset output '" + png + "'\n";
   script += "$kernels << EOD\n" + data + "EOD\n";
-  script += "set title '" + gpu.name + ": each kernel at its arithmetic intensity (a bound, not measured)'\n";
+  script += "set title '" + gpu.name +
+            ": each kernel at its arithmetic intensity, on the roof (a bound) and where the GPU model puts it "
+            "(triangles)'\n";
   script +=
       "set logscale xy\nset xrange [0.01:10000]\nset yrange [0.001:" + number(std::max(peak, tensor_peak) * 3) + "]\n";
   script += "set xlabel 'FLOPs per DRAM byte'\nset ylabel 'attainable TFLOP/s'\nset key bottom right\nset grid\n";
@@ -298,13 +391,33 @@ std::string roofline_script(const std::vector<KernelRow>& rows, const std::vecto
   script += "     $kernels using 1:($3 == 0 ? $2 : NaN) with points pt 7 ps 1.5 lc rgb '#1b7837' title 'yours', \\\n";
   script +=
       "     $kernels using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps 2.2 lc rgb '#762a83' title 'reference', \\\n";
+  script +=
+      "     $kernels using 1:($3 == 2 ? $2 : NaN) with points pt 11 ps 1.5 lc rgb '#1b7837' title 'yours, "
+      "modelled', \\\n";
+  script +=
+      "     $kernels using 1:($3 == 3 ? $2 : NaN) with points pt 10 ps 2.2 lc rgb '#762a83' title 'reference, "
+      "modelled', \\\n";
   script += "     $kernels using 1:4:5 with labels offset 1.2,0.8 left font ',8' notitle\n";
   return script;
 }
 
-int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, const std::vector<GradedLimit>& limits) {
+namespace {
+
+bool read_text(const std::string& path, std::string& text) {
+  std::FILE* file = std::fopen(path.c_str(), "r");
+  if (!file) return false;
+  char buffer[4096];
+  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) text.append(buffer, got);
+  std::fclose(file);
+  return true;
+}
+
+}  // namespace
+
+int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, const std::vector<GradedLimit>& limits,
+                   const Registers& registers) {
   bool table = false;
-  std::string gpu_id = "h100", reference_file, plot_file;
+  std::string gpu_id = "h100", reference_file, plot_file, calibration_file;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     bool missing = false;
@@ -322,8 +435,12 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
       value(reference_file);
     } else if (flag == "--plot") {
       value(plot_file);
+    } else if (flag == "--calibration") {
+      value(calibration_file);
     } else {
-      std::fprintf(stderr, "profile: unknown flag %s (known: --table, --gpu ID, --reference FILE, --plot FILE.gp)\n",
+      std::fprintf(stderr,
+                   "profile: unknown flag %s (known: --table, --gpu ID, --reference FILE, --plot FILE.gp, "
+                   "--calibration FILE)\n",
                    flag.c_str());
       return 2;
     }
@@ -337,24 +454,36 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
     return 0;
   }
   const roofline::CudaCoreGpu* gpu = nullptr;
+  const gpu_model::Architecture* architecture = nullptr;
   try {
     gpu = &roofline::find_cuda_core_gpu(gpu_id);
+    architecture = &gpu_model::find_architecture(gpu_id);
   } catch (const std::invalid_argument& error) {
     std::fprintf(stderr, "profile: %s\n", error.what());
     return 2;
   }
   std::vector<KernelRow> reference;
   if (!reference_file.empty()) {
-    std::FILE* file = std::fopen(reference_file.c_str(), "r");
-    if (!file) {
+    std::string text;
+    if (!read_text(reference_file, text)) {
       std::fprintf(stderr, "profile: --reference %s: cannot read it\n", reference_file.c_str());
       return 2;
     }
-    std::string text;
-    char buffer[4096];
-    for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) text.append(buffer, got);
-    std::fclose(file);
     reference = parse_csv(text);
+  }
+  std::vector<gpu_model::CalibrationRow> calibration;
+  if (!calibration_file.empty()) {
+    std::string text;
+    if (!read_text(calibration_file, text)) {
+      std::fprintf(stderr, "profile: --calibration %s: cannot read it\n", calibration_file.c_str());
+      return 2;
+    }
+    try {
+      calibration = gpu_model::parse_calibration_csv(text);
+    } catch (const std::runtime_error& error) {
+      std::fprintf(stderr, "profile: --calibration %s: %s\n", calibration_file.c_str(), error.what());
+      return 2;
+    }
   }
   if (rows.empty())
     std::printf("\nNo kernel ran in the CPU runtime (not implemented yet, or the kernels ran on a GPU).\n");
@@ -373,6 +502,25 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
         "sectors a request is a warp "
         "reading 128 consecutive bytes; a bank conflict is a wavefront more than the request's bytes need:\n\n%s",
         kLinesPerKernel, lines.c_str());
+  std::printf(
+      "\nWhere the GPU model (rooflab/gpu_model.hpp) puts each kernel on the %s (%d SMs at %.2f GHz): how many "
+      "blocks fit on an SM and what limits them, the SMs the grid covers, the rounds of resident blocks on the "
+      "busiest SM, and the largest of instruction issue, shared-memory wavefronts, L1 sectors, tensor-core FLOPs, "
+      "DRAM bytes and the latency its warps cannot hide. Registers are nvcc's count for the reference's kernel of "
+      "that name (sm_90), yours may differ (`nvcc --resource-usage`). An estimate to reason with, not a measurement "
+      "nor a score:\n\n%s",
+      architecture->name.c_str(), architecture->multiprocessors, architecture->clock_hz / 1e9,
+      model_table(rows, reference, *architecture, registers).c_str());
+  // The record of this lab's launchers only (another lab's profile has none).
+  std::erase_if(calibration, [&](const gpu_model::CalibrationRow& point) {
+    const auto same = [&](const KernelRow& row) { return row.method == point.method; };
+    return std::none_of(rows.begin(), rows.end(), same) && std::none_of(reference.begin(), reference.end(), same);
+  });
+  if (const std::string summary = gpu_model::calibration_summary(calibration); !summary.empty())
+    std::printf(
+        "\nHow far to trust it: the model against every measurement of the reference kernels recorded on a GPU "
+        "(%s; docs/benchmarks.md):\n\n%s",
+        calibration_file.c_str(), summary.c_str());
   if (!plot_file.empty()) {
     const std::string png = plot_file.substr(0, plot_file.rfind('.')) + ".png";
     std::FILE* file = std::fopen(plot_file.c_str(), "w");
@@ -380,7 +528,7 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
       std::fprintf(stderr, "profile: --plot %s: cannot write it\n", plot_file.c_str());
       return 2;
     }
-    const std::string script = roofline_script(rows, reference, *gpu, png);
+    const std::string script = roofline_script(rows, reference, *gpu, png, registers);
     std::fwrite(script.data(), 1, script.size(), file);
     std::fclose(file);
   }

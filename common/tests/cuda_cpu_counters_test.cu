@@ -114,4 +114,25 @@ TEST(CudaCpuCounters, ABroadcastIsOneWavefront) {
   cudaFree(out);
 }
 
+// Warp w of block b loads (b + 1) × (w + 1) floats, each its own request:
+// the heaviest warp is block 2's warp 1, 6 loads and a store.
+__global__ void uneven_loads(const float* in, float* out) {
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  float sum = 0;
+  for (int i = 0; i < (static_cast<int>(blockIdx.x) + 1) * (warp + 1); ++i) sum += in[i * 64 + threadIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+TEST(CudaCpuCounters, TheHeaviestWarpsRequestsAreCountedAcrossBlocks) {
+  float* in = device_copy(std::vector<float>(64 * 6, 1.0f));
+  float* out = device_copy(std::vector<float>(3 * 64, 0.0f));
+  rooflab::cuda_cpu::take_launch_records();
+  launch("uneven_loads", uneven_loads, dim3(3), dim3(64), 0, in, out);
+  const LaunchRecord record = only_launch();
+  EXPECT_EQ(record.memory.global_load_requests, 1u + 2 + 2 + 4 + 3 + 6);
+  EXPECT_EQ(record.memory.heaviest_warp_requests, 7u);
+  cudaFree(in);
+  cudaFree(out);
+}
+
 }  // namespace

@@ -9,7 +9,9 @@
 // own, never linked with the a05 library, whose launchers it would duplicate.
 //
 // usage: rooflab_gpu_attention_bench --n N --d D --causal 0|1 [--runs R] [--batch B] [--heads H]
-// prints one CSV row per kernel: kernel,n,d,causal,median_ms,tflops
+// prints one CSV row per kernel: kernel,n,d,causal,median_ms,tflops (standard,
+// flash, tensor_core, and where the reference's literate/ folder is, the
+// ladder's earlier rungs flash_one_row_per_thread and tensor_core_unpadded)
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -40,6 +42,22 @@ namespace tensor_core {
 using namespace ::a05_cuda_attention;
 #include "a05_cuda_attention/src/flash_attention_tensor_core.cu"
 }  // namespace tensor_core
+
+// The ladder's earlier rungs, which the reference kernels replaced, timed
+// beside them: each step's gain, measured (instructor-side: a student's
+// repository has no literate/ folder).
+#if __has_include("a05_cuda_attention/literate/ladder/ladder.hpp")
+#define ROOFLAB_BENCH_LADDER 1
+#include "a05_cuda_attention/literate/ladder/ladder.hpp"
+namespace one_row {
+using namespace ::a05_cuda_attention;
+#include "a05_cuda_attention/literate/ladder/flash_one_row_per_thread.cu"
+}  // namespace one_row
+namespace unpadded {
+using namespace ::a05_cuda_attention;
+#include "a05_cuda_attention/literate/ladder/flash_tensor_core_unpadded.cu"
+}  // namespace unpadded
+#endif
 
 namespace {
 
@@ -153,6 +171,25 @@ void run(const Options& o) {
            tc::flash_forward_tensor_core<D><<<dim3(ceil_div(o.n, tc::kBlockRows), matrices), tc_threads, tc_shared>>>(
                hq.get(), hk.get(), hv.get(), out.get(), lse.get(), o.n, o.n, scale, o.causal);
          }));
+
+#ifdef ROOFLAB_BENCH_LADDER
+  namespace one = one_row::a05_cuda_attention::ladder;
+  const std::size_t one_shared = one::shared_bytes(D, D);
+  report("flash_one_row_per_thread", median_ms(o.runs, [&] {
+           one::flash_forward_one_row_per_thread<<<dim3(ceil_div(o.n, one::kBlockRows), matrices), one::kBlockRows,
+                                                   one_shared>>>(q.get(), k.get(), v.get(), out.get(), lse.get(), o.n,
+                                                                 o.n, D, D, scale, o.causal);
+         }));
+  namespace un = unpadded::a05_cuda_attention::ladder;
+  const std::size_t un_shared = un::shared_bytes<D>();
+  ROOFLAB_CUDA_CHECK(cudaFuncSetAttribute(un::flash_forward_tensor_core_unpadded<D>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(un_shared)));
+  report("tensor_core_unpadded", median_ms(o.runs, [&] {
+           un::flash_forward_tensor_core_unpadded<D>
+               <<<dim3(ceil_div(o.n, un::kBlockRows), matrices), un::kWarps * 32, un_shared>>>(
+                   hq.get(), hk.get(), hv.get(), out.get(), lse.get(), o.n, o.n, scale, o.causal);
+         }));
+#endif
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // standard, flash and tensor-core flash attention at one shape, as the CPU
 // runtime counted it (global requests and sectors, shared-memory bank
 // conflicts, DRAM bytes, tensor-core FLOPs), with the FLOPs of chapter 6's
-// formulas, placed on a GPU's roofline (profile/kernel_counts.hpp). Without a GPU only: on a GPU nothing counts
+// formulas, placed on a GPU's roofline and by the GPU model
+// (profile/kernel_counts.hpp). Without a GPU only: on a GPU nothing counts
 // them (Nsight Compute does, there).
 //
 // Provided code: students may run it too (target a05_cuda_attention_profile).
@@ -14,5 +15,6 @@ int main(int argc, char** argv) {
   using a05_cuda_attention::kMaxBankConflictsPerRequest;
   return rooflab::kernels::report_kernels(
       a05_cuda_attention::profile::count_kernels(), argc, argv,
-      {{"flash_forward", kMaxBankConflictsPerRequest}, {"flash_forward_tensor_core", kMaxBankConflictsPerRequest}});
+      {{"flash_forward", kMaxBankConflictsPerRequest}, {"flash_forward_tensor_core", kMaxBankConflictsPerRequest}},
+      a05_cuda_attention::profile::reference_registers(a05_cuda_attention::profile::kHeadDim));
 }

@@ -27,7 +27,12 @@ KernelFigures render_kernel_figures(const std::string& assignment, const std::st
         "your profile reported none of the reference's kernels (they did not run, or ran on a "
         "GPU, where the CPU runtime counts nothing)");
   const roofline::CudaCoreGpu& gpu = roofline::cuda_core_gpus().front();
-  figures.table = kernels::markdown_table(submission, reference, gpu);
+  figures.table = kernels::markdown_table(submission, reference, gpu) +
+                  "\nWhere the GPU model (rooflab/gpu_model.hpp) puts them on the same GPU, from each launch's shape "
+                  "(occupancy, SMs covered, rounds of blocks) and the counters (instruction issue, shared-memory "
+                  "wavefronts, DRAM bytes, latency too few warps cannot hide): an estimate, never a score. Registers "
+                  "are assumed; `lab profile` uses nvcc's counts.\n\n" +
+                  kernels::model_table(submission, reference, gpu_model::find_architecture(gpu.id), {});
   const fs::path image = fs::path("plots") / (assignment + "_roofline.png");
   const fs::path script = scratch / (assignment + "_roofline.gp");
   fs::create_directories(report_dir / "plots");

@@ -98,10 +98,12 @@ std::vector<fs::path> student_files(const fs::path& root) {
     if (entry.is_regular_file() && entry.path().extension() == ".md" && !kInstructorDocs.count(name))
       files.push_back(fs::path("docs") / name);
   }
-  // The reference kernels' rows that `lab profile` shows beside a student's.
+  // The reference kernels' rows that `lab profile` shows beside a student's,
+  // and the GPU model's record against what GPUs measured, which it prints.
   for (const auto& entry : fs::directory_iterator(root / "plots" / "data")) {
     const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file() && name.size() > 12 && name.substr(name.size() - 12) == "_kernels.csv")
+    if (entry.is_regular_file() &&
+        ((name.size() > 12 && name.substr(name.size() - 12) == "_kernels.csv") || name == "gpu_model_calibration.csv"))
       files.push_back(fs::path("plots") / "data" / name);
   }
   for (const std::string& file : kFiles) files.emplace_back(file);

@@ -139,7 +139,9 @@ nlohmann::json scaling_plots_entry(const AssignmentResult& assignment) {
     html += "</p>";
   }
   if (!assignment.kernel_table.empty()) {
-    html += "<p>Your CUDA kernels as the CPU runtime counted them, and their roofline bound on an H100:</p><pre>";
+    html +=
+        "<p>Your CUDA kernels as the CPU runtime counted them, their roofline bound on an H100 and the GPU "
+        "model's estimate:</p><pre>";
     html += xml_escape(text::untrusted(assignment.kernel_table, kMessageCap));
     html += "</pre>";
   }

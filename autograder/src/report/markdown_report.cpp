@@ -61,8 +61,8 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
       if (!assignment.plot_notes.empty()) md << "\n";
       if (!assignment.kernel_table.empty())
         md << "Your CUDA kernels as the CPU runtime counted them (Nsight Compute's definitions: "
-              "docs/06_cuda_attention.md), and where they would sit on an H100's roofline: a bound, not a "
-              "measured time.\n\n"
+              "docs/06_cuda_attention.md), where they would sit on an H100's roofline (a bound, not a "
+              "measured time), and where the GPU model puts them.\n\n"
            << assignment.kernel_table << "\n";
       for (const auto& plot : assignment.plots) {
         md << "![" << plot.stem().string() << "](" << plot.string() << ")\n\n";

@@ -219,6 +219,10 @@ struct MemoryCounters {
   // Unique 32-byte sectors of device memory read and written: the DRAM
   // traffic a GPU whose caches hold nothing twice cannot avoid.
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  // The most requests (global and shared) any one warp made: the longest
+  // chain of waits in the launch, which decides its time where too few warps
+  // hide them (a causal kernel's last row tile: twice the average).
+  std::uint64_t heaviest_warp_requests = 0;
 };
 
 // One source instruction's memory requests over a launch, what Nsight

@@ -6,9 +6,11 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "rooflab/gpu_model.hpp"
 #include "rooflab/kernel_roofline.hpp"
 
 namespace rooflab::kernels {
@@ -33,6 +35,12 @@ struct KernelRow {
   double load_requests = 0, load_sectors = 0, store_requests = 0, store_sectors = 0;
   double shared_requests = 0, shared_bank_conflicts = 0;
   double tensor_core_flops = 0;  // the runtime's count: 2·m·n·k per mma
+  // Its launch shape: blocks per launch (the average where launches differ),
+  // and the last launch's threads per block and shared memory per block
+  // (static and dynamic). 0 in a CSV from before shapes were recorded.
+  double blocks = 0, threads_per_block = 0, shared_bytes_per_block = 0;
+  // The most requests one warp made, in any launch (MemoryCounters).
+  double heaviest_warp_requests = 0;
   // Its source lines with the most bank conflicts, then the most traffic
   // (sectors and wavefronts), at most kLinesPerKernel; only from
   // profile_kernels (not in the CSV).
@@ -50,13 +58,14 @@ std::vector<KernelRow> profile_kernels(const std::string& method, long long n, c
                                        const std::function<double(const std::string& kernel)>& flops);
 
 // One CSV line a row: "kernel,<method>,<kernel>,<n>,<launches>,<flops>,…,
-// <tensor_core_flops>" (the tensor-core FLOPs last).
+// <tensor_core_flops>,<blocks>,<threads_per_block>,<shared_bytes_per_block>,
+// <heaviest_warp_requests>".
 std::string csv_header();
 std::string csv_row(const KernelRow& row);
 // Whether `line` is a kernel row (fields parsed as numbers, names capped and
-// checked as identifiers: a submission's profile prints what it likes). A row
-// without the last field (a CSV from before tensor cores were counted) has 0
-// tensor-core FLOPs.
+// checked as identifiers: a submission's profile prints what it likes). Rows
+// from older CSVs, without the launch shape (14 fields) or also without the
+// tensor-core FLOPs (13), read those as 0.
 bool parse_csv_row(const std::string& line, KernelRow& row);
 std::vector<KernelRow> parse_csv(const std::string& text);
 
@@ -80,21 +89,39 @@ std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector
 // row has lines.
 std::string lines_table(const std::vector<KernelRow>& rows, const std::vector<GradedLimit>& limits = {});
 
+// nvcc's registers per thread by kernel name: the reference's (for sm_90,
+// whichever GPU is modelled), which the GPU model takes for a kernel of that
+// name, yours included; a kernel not listed is assumed to use
+// gpu_model::kAssumedRegisters. The tables say which.
+using Registers = std::map<std::string, int>;
+
+// A Markdown table of where the GPU model (rooflab/gpu_model.hpp) places each
+// row on `gpu` at the profile's shape: launch shape, registers, blocks per SM
+// and what limits them, occupancy, SMs given a block, rounds of resident
+// blocks on the busiest SM, the limit that decides, the modelled time and
+// TFLOP/s, and the roofline's bound beside them; each beside the reference's
+// row of the same kernel. A row without a launch shape (an older CSV) says so.
+std::string model_table(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
+                        const gpu_model::Architecture& gpu, const Registers& registers);
+
 // A gnuplot script drawing `gpu`'s rooflines (CUDA cores and tensor cores)
 // and each kernel on them (the submission's filled, the reference's open),
-// into `png`.
+// and below the roof where the GPU model puts each (triangles), into `png`.
 std::string roofline_script(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
-                            const roofline::CudaCoreGpu& gpu, const std::string& png);
+                            const roofline::CudaCoreGpu& gpu, const std::string& png, const Registers& registers = {});
 
 // What a profile does with its rows, by its command line:
 //   (no flags)  the CSV rows on stdout: what the grader reads;
-//   --table [--gpu ID] [--reference FILE] [--plot FILE.gp]
-//               the Markdown table on `--gpu` (default h100), beside the
-//               rows of FILE (the reference profile's CSV) where given, and
-//               with --plot a gnuplot script drawing the roofline into
-//               FILE.png (`lab profile` passes these).
+//   --table [--gpu ID] [--reference FILE] [--plot FILE.gp] [--calibration FILE]
+//               the Markdown tables on `--gpu` (default h100): the counters
+//               and the roofline, then the GPU model's estimate, beside the
+//               rows of FILE (the reference profile's CSV) where given; with
+//               --calibration the model against every recorded measurement
+//               (plots/data/gpu_model_calibration.csv); with --plot a gnuplot
+//               script drawing the roofline into FILE.png (`lab profile`
+//               passes these).
 // Returns the exit code; a bad flag is 2, with a message naming it.
 int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv,
-                   const std::vector<GradedLimit>& limits = {});
+                   const std::vector<GradedLimit>& limits = {}, const Registers& registers = {});
 
 }  // namespace rooflab::kernels

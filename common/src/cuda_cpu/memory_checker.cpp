@@ -240,7 +240,13 @@ LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std:
 
 LaunchChecker::~LaunchChecker() { std::free(arena_.release()); }
 
+void LaunchChecker::note_heaviest_warp() {
+  for (WarpRequests& warp : warps_)
+    counters_.heaviest_warp_requests = std::max(counters_.heaviest_warp_requests, warp.take_counted());
+}
+
 void LaunchChecker::begin_block(unsigned linear) {
+  note_heaviest_warp();  // the block before's warps, all counted at its end
   releases_.clear();
   block_knowledge_.clear();
   block_linear_ = linear;
@@ -882,6 +888,7 @@ void LaunchChecker::acquire(ThreadContext& thread, std::uintptr_t address) {
 
 MemoryCounters LaunchChecker::counters() {
   for (WarpRequests& warp : warps_) warp.count_into(counters_, instructions_);
+  note_heaviest_warp();
   MemoryCounters result = counters_;
   result.dram_read_bytes = result.dram_write_bytes = 0;
   for (const auto& region : buffers_) {

@@ -134,6 +134,9 @@ class LaunchChecker {
   struct Stamp;
   struct Word;
   struct Region;
+  // Folds each warp's requests since the last call into
+  // counters_.heaviest_warp_requests: between blocks, and at the end.
+  void note_heaviest_warp();
   // Returns whether `access` by `thread` is fine; when not, problem_ says
   // what is wrong. (Every access comes here: the usual answer costs no
   // string.)

@@ -180,6 +180,7 @@ class Buckets {
 
 void WarpRequests::count_into(MemoryCounters& counters, InstructionTally& instructions) {
   thread_local Buckets buckets;
+  counted_ += requests_.size();
   for (const Request& request : requests_) {
     const bool global = request.space == Space::global;
     Units units;

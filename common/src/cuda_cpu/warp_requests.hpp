@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "rooflab/cuda_cpu.hpp"
@@ -62,6 +63,9 @@ class WarpRequests {
   // of its own (an overcount, never a missed access).
   std::size_t pending() const { return requests_.size(); }
   static constexpr std::size_t kMaxPending = 1 << 15;
+  // The requests counted since the last call (a block's, called as the next
+  // block starts): MemoryCounters::heaviest_warp_requests.
+  std::uint64_t take_counted() { return std::exchange(counted_, 0); }
 
  private:
   // What is counted of a request: the distinct units its lanes' bytes touch
@@ -139,6 +143,7 @@ class WarpRequests {
   // first spill_count_ are in use; the rest keep their capacity).
   std::vector<std::vector<std::uintptr_t>> spills_;
   std::uint32_t spill_count_ = 0;
+  std::uint64_t counted_ = 0;
   // The instructions this warp ran, each given a slot for the launch (an
   // open-addressing table, pc -> slot + 1; 0: empty), and per slot its keyed
   // requests by occurrence: a key's request without hashing the key.

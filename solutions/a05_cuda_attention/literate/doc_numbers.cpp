@@ -2,13 +2,20 @@
 // worked example's output, and the device memory each launcher needs, counted
 // by the course's DeviceBuffer (the same on a GPU and in the CPU runtime).
 #include <cstdint>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "../profile/kernel_counts.hpp"
 #include "a05_cuda_attention/a05_cuda_attention.hpp"
 #include "doc_regions.hpp"
+#include "rooflab/build_paths.hpp"
 #include "rooflab/device_buffer_bytes.hpp"
+#include "rooflab/gpu_model_calibration.hpp"
 #include "rooflab/kernel_profile.hpp"
 #include "rooflab/ldmatrix_banks.hpp"
 #include "rooflab/tensor_core_layouts.hpp"
@@ -142,6 +149,41 @@ std::string a_tile_wavefronts(int row_bytes, bool swizzled) {
   return fmt("%.0f", rooflab::cuda::ldmatrix_wavefronts(rows, 4));
 }
 
+// A file of plots/data, which `rooflab plots --check` keeps equal to what the
+// reference computes (the GPU model's files take half a minute to compute).
+std::string plot_data(const std::string& name) {
+  std::ifstream in(rooflab::build_paths::source_dir() / "plots" / "data" / name);
+  if (!in) throw std::runtime_error("plots/data/" + name + ": cannot read it (rooflab plots writes it)");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The GPU model's predictions for today's reference kernels on the H100 at
+// the benchmark's shapes without the mask: TFLOP/s of each launcher and the
+// flash kernel over the standard ones.
+std::string gpu_model_predictions_table() {
+  std::map<std::tuple<long long, int>, std::map<std::string, double>> by_shape;  // (N, d) -> method -> TFLOP/s
+  std::stringstream lines(plot_data("gpu_model_predictions.csv"));
+  std::string line;
+  std::getline(lines, line);  // the header
+  while (std::getline(lines, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) f.push_back(field);
+    if (f.size() != 8 || f[3] != "0" || f[4] != "h100") continue;
+    by_shape[{std::stoll(f[1]), std::stoi(f[2])}][f[0]] = std::stod(f[6]);
+  }
+  std::string table =
+      "| N | d | standard | flash | tensor_core | flash / standard |\n|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& [shape, tflops] : by_shape)
+    table += "| " + std::to_string(std::get<0>(shape)) + " | " + std::to_string(std::get<1>(shape)) + " | " +
+             fmt("%.1f", tflops.at("standard")) + " | " + fmt("%.1f", tflops.at("flash")) + " | " +
+             fmt("%.1f", tflops.at("tensor_core")) + " | " + fmt("%.2f", tflops.at("flash") / tflops.at("standard")) +
+             " |\n";
+  return table;
+}
+
 }  // namespace
 
 void add_a05_cuda_attention_numbers(Values& values) {
@@ -166,6 +208,11 @@ void add_a05_cuda_attention_numbers(Values& values) {
   values["a05.tensor_core_operations"] = [] { return tensor_core_memory_figures("operations"); };
   values["a05.usage_output"] = [] { return program_output_block(ROOFLAB_EXAMPLE_PATH_PREFIX "usage"); };
   values["a05.device_memory_table"] = [] { return device_memory_table(); };
+  values["a05.gpu_model_calibration"] = [] {
+    return rooflab::gpu_model::calibration_summary(
+        rooflab::gpu_model::parse_calibration_csv(plot_data("gpu_model_calibration.csv")));
+  };
+  values["a05.gpu_model_predictions"] = [] { return gpu_model_predictions_table(); };
 }
 
 }  // namespace rooflab::docs
