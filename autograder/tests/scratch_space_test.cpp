@@ -18,14 +18,20 @@ namespace rooflab {
 namespace {
 namespace fs = std::filesystem;
 
+// The pid of a process that has exited and been reaped: a gone grader's.
+pid_t gone_pid() {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  if (child > 0) ::waitpid(child, nullptr, 0);
+  return child;
+}
+
 // The empty mount point a grading killed outright leaves: removed once its
 // grader is gone and it is a minute old; nothing else is.
 TEST(ScratchSpace, AbandonedMountPointsOfGoneGradingsAreRemoved) {
   const testing::TempFolder folder("abandoned-scratch");
-  const pid_t gone = ::fork();
-  if (gone == 0) ::_exit(0);
+  const pid_t gone = gone_pid();
   ASSERT_GT(gone, 0);
-  ::waitpid(gone, nullptr, 0);
   const auto age = [](const fs::path& path) {
     const timeval long_ago[2] = {{std::time(nullptr) - 3600, 0}, {std::time(nullptr) - 3600, 0}};
     ::utimes(path.c_str(), long_ago);
@@ -56,10 +62,8 @@ TEST(ScratchSpace, AbandonedMountPointsOfGoneGradingsAreRemoved) {
 // does a folder rmdir cannot remove (on cgroupfs: one holding a process).
 TEST(ScratchSpace, CgroupsOfGoneGradersAreRemoved) {
   const testing::TempFolder folder("gone-cgroups");
-  const pid_t gone = ::fork();
-  if (gone == 0) ::_exit(0);
+  const pid_t gone = gone_pid();
   ASSERT_GT(gone, 0);
-  ::waitpid(gone, nullptr, 0);
   const fs::path dead = folder.path() / ("rooflab-grade-" + std::to_string(gone) + "-1");
   const fs::path busy = folder.path() / ("rooflab-grade-" + std::to_string(gone) + "-2");
   const fs::path running = folder.path() / ("rooflab-grade-" + std::to_string(::getpid()) + "-3");

@@ -24,11 +24,13 @@ const std::vector<Architecture>& architectures() {
   // The clocks are the boost clocks that make SMs × lanes × 2 × clock the
   // fp32 peaks of kernel_roofline.cpp (tools.GpuModel checks it).
   static const std::vector<Architecture> gpus{
-      with_rates({"h100", "H100 SXM", 90, 132, 1.98e9, 2048, 32, 65536, 255, 228 * 1024, 227 * 1024, 1024, 4, 128, 0, 0}),
+      with_rates(
+          {"h100", "H100 SXM", 90, 132, 1.98e9, 2048, 32, 65536, 255, 228 * 1024, 227 * 1024, 1024, 4, 128, 0, 0}),
       with_rates(
           {"a100", "A100 SXM 80GB", 80, 108, 1.41e9, 2048, 32, 65536, 255, 164 * 1024, 163 * 1024, 1024, 4, 64, 0, 0}),
       with_rates({"t4", "T4", 75, 40, 1.59e9, 1024, 16, 65536, 255, 64 * 1024, 64 * 1024, 0, 4, 64, 0, 0}),
-      with_rates({"rtx4090", "RTX 4090", 89, 128, 2.52e9, 1536, 24, 65536, 255, 100 * 1024, 99 * 1024, 1024, 4, 128, 0, 0}),
+      with_rates(
+          {"rtx4090", "RTX 4090", 89, 128, 2.52e9, 1536, 24, 65536, 255, 100 * 1024, 99 * 1024, 1024, 4, 128, 0, 0}),
   };
   return gpus;
 }
@@ -57,10 +59,10 @@ Occupancy occupancy(const LaunchShape& shape, const Architecture& gpu) {
   const int per_warp = static_cast<int>(
       round_up(static_cast<std::size_t>(registers) * kWarpSize, static_cast<std::size_t>(kRegisterAllocationUnit)));
   const int warps_by_registers = gpu.schedulers_per_sm * (gpu.registers_per_sm / gpu.schedulers_per_sm / per_warp);
-  const std::size_t shared = shape.shared_bytes_per_block == 0 ? gpu.shared_bytes_reserved_per_block
-                                                                : round_up(shape.shared_bytes_per_block,
-                                                                           kSharedAllocationUnit) +
-                                                                      gpu.shared_bytes_reserved_per_block;
+  const std::size_t shared =
+      shape.shared_bytes_per_block == 0
+          ? gpu.shared_bytes_reserved_per_block
+          : round_up(shape.shared_bytes_per_block, kSharedAllocationUnit) + gpu.shared_bytes_reserved_per_block;
   const struct {
     const char* name;
     int blocks;
@@ -87,8 +89,8 @@ Estimate estimate(const KernelWork& work, const LaunchShape& shape, const Archit
   result.occupancy = occupancy(shape, gpu);
   if (result.occupancy.blocks_per_sm <= 0)
     throw std::invalid_argument("a block of " + std::to_string(shape.threads_per_block) + " threads and " +
-                                std::to_string(shape.shared_bytes_per_block) + " bytes of shared memory does not fit on an " +
-                                gpu.name + "'s multiprocessor");
+                                std::to_string(shape.shared_bytes_per_block) +
+                                " bytes of shared memory does not fit on an " + gpu.name + "'s multiprocessor");
   if (shape.blocks <= 0 || work.launches <= 0) return result;
   const double sms = gpu.multiprocessors, clock = gpu.clock_hz, launches = work.launches;
   result.busiest_sm_blocks = std::ceil(shape.blocks / sms);
@@ -105,8 +107,8 @@ Estimate estimate(const KernelWork& work, const LaunchShape& shape, const Archit
   // A warp's own chain of waits, once per round of resident blocks: the
   // average warp's, and in one round the heaviest warp's.
   const double warps = launches * shape.blocks * ((shape.threads_per_block + kWarpSize - 1) / kWarpSize);
-  const double wait_cycles =
-      work.shared_requests * kSharedLatencyCycles + work.global_requests * kGlobalLatencyCycles / kGlobalRequestsInFlight;
+  const double wait_cycles = work.shared_requests * kSharedLatencyCycles +
+                             work.global_requests * kGlobalLatencyCycles / kGlobalRequestsInFlight;
   const double chain_cycles = wait_cycles / warps;
   const double heaviest_chain_cycles =
       requests > 0 ? std::max(chain_cycles, work.heaviest_warp_requests * wait_cycles / requests) : chain_cycles;
@@ -115,8 +117,12 @@ Estimate estimate(const KernelWork& work, const LaunchShape& shape, const Archit
   const struct {
     const char* name;
     double seconds;
-  } limits[] = {{"instruction issue", result.issue_s}, {"shared memory", result.shared_s}, {"L1", result.l1_s},
-                {"tensor cores", result.tensor_s},     {"DRAM", result.dram_s},           {"latency", result.latency_s}};
+  } limits[] = {{"instruction issue", result.issue_s},
+                {"shared memory", result.shared_s},
+                {"L1", result.l1_s},
+                {"tensor cores", result.tensor_s},
+                {"DRAM", result.dram_s},
+                {"latency", result.latency_s}};
   double slowest = -1;
   for (const auto& limit : limits)
     if (limit.seconds > slowest) {

@@ -85,8 +85,7 @@ std::vector<RecordedTiming> read_recorded_timings(const fs::path& folder, const 
 }
 
 std::vector<kernels::KernelRow> extrapolate(const std::vector<std::vector<kernels::KernelRow>>& at_lengths,
-                                            const std::vector<long long>& lengths, long long n,
-                                            double batch_heads) {
+                                            const std::vector<long long>& lengths, long long n, double batch_heads) {
   if (at_lengths.size() != 3 || lengths.size() != 3)
     throw std::invalid_argument("extrapolate: three lengths, and the rows counted at each");
   std::vector<kernels::KernelRow> carried;
@@ -96,8 +95,8 @@ std::vector<kernels::KernelRow> extrapolate(const std::vector<std::vector<kernel
       const auto found = std::find_if(at_lengths[i].begin(), at_lengths[i].end(),
                                       [&](const kernels::KernelRow& row) { return row.kernel == last.kernel; });
       if (found == at_lengths[i].end())
-        throw std::runtime_error("extrapolate: kernel " + last.kernel + " did not run at N = " +
-                                 std::to_string(lengths[i]));
+        throw std::runtime_error("extrapolate: kernel " + last.kernel +
+                                 " did not run at N = " + std::to_string(lengths[i]));
       rows[i] = &*found;
     }
     kernels::KernelRow row = last;
@@ -175,8 +174,8 @@ std::vector<CalibrationRow> parse_calibration_csv(const std::string& text) {
       if (row.measured_kernel.empty() || !(row.measured_ms > 0) || !(row.model_ms > 0))
         throw std::invalid_argument("values");
     } catch (const std::exception&) {
-      throw std::runtime_error("gpu_model_calibration.csv:" + std::to_string(number) + ": not a calibration row: " +
-                               line);
+      throw std::runtime_error("gpu_model_calibration.csv:" + std::to_string(number) +
+                               ": not a calibration row: " + line);
     }
     rows.push_back(row);
   }
@@ -200,9 +199,9 @@ std::string calibration_summary(const std::vector<CalibrationRow>& rows) {
     const auto& group = groups[key];
     std::map<std::string, int> limits;
     for (const CalibrationRow* row : group) ++limits[row->limited_by];
-    const std::string usual =
-        std::max_element(limits.begin(), limits.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
-            ->first;
+    const std::string usual = std::max_element(limits.begin(), limits.end(), [](const auto& a, const auto& b) {
+                                return a.second < b.second;
+                              })->first;
     double least = 1e300, most = 0, log_sum = 0;
     int within = 0;
     for (const CalibrationRow* row : group) {
@@ -213,10 +212,9 @@ std::string calibration_summary(const std::vector<CalibrationRow>& rows) {
       within += ratio >= 0.5 && ratio <= 2.0;
     }
     table += "| " + key.first + " | " + key.second + " | " + group.front()->measured_kernel + " | " +
-             std::to_string(group.size()) + " | " +
-             fixed("%.2f", least) + " | " + fixed("%.2f", std::exp(log_sum / static_cast<double>(group.size()))) +
-             " | " + fixed("%.2f", most) + " | " + std::to_string(within) + " of " + std::to_string(group.size()) +
-             " | " + usual + " |\n";
+             std::to_string(group.size()) + " | " + fixed("%.2f", least) + " | " +
+             fixed("%.2f", std::exp(log_sum / static_cast<double>(group.size()))) + " | " + fixed("%.2f", most) +
+             " | " + std::to_string(within) + " of " + std::to_string(group.size()) + " | " + usual + " |\n";
   }
   return table;
 }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "a05_cuda_attention/cuda_attention.hpp"
+#include "gpu_timing.cuh"
 #include "rooflab/cuda_helpers.hpp"
 #include "rooflab/not_implemented.hpp"
 
@@ -61,6 +62,8 @@ using namespace ::a05_cuda_attention;
 
 namespace {
 
+using rooflab::bench::median_ms;
+
 struct Options {
   int n = 4096, d = 64, batch = 1, heads = 16, runs = 50;
   bool causal = false;
@@ -90,32 +93,6 @@ Options parse(int argc, char** argv) {
       (options.d != 64 && options.d != 128))
     throw std::invalid_argument("--n, --runs, --batch, --heads must be positive and --d 64 or 128");
   return options;
-}
-
-// Median milliseconds of `runs` runs of `launch`, each after an L2 flush.
-template <class Launch>
-double median_ms(int runs, Launch launch) {
-  static rooflab::cuda::DeviceBuffer<char> flush(256u << 20);  // larger than any L2 cache today
-  cudaEvent_t start, stop;
-  ROOFLAB_CUDA_CHECK(cudaEventCreate(&start));
-  ROOFLAB_CUDA_CHECK(cudaEventCreate(&stop));
-  for (int warm = 0; warm < 3; ++warm) launch();
-  std::vector<float> times;
-  for (int run = 0; run < runs; ++run) {
-    ROOFLAB_CUDA_CHECK(cudaMemset(flush.get(), run, flush.bytes()));
-    ROOFLAB_CUDA_CHECK(cudaEventRecord(start));
-    launch();
-    ROOFLAB_CUDA_CHECK(cudaEventRecord(stop));
-    ROOFLAB_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    ROOFLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
 }
 
 template <int D>

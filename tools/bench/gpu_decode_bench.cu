@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "a06_kv_cache_decode/decode_attention.hpp"
+#include "gpu_timing.cuh"
 #include "rooflab/cuda_helpers.hpp"
 #include "rooflab/not_implemented.hpp"
 
@@ -38,6 +39,8 @@ using namespace ::a06_kv_cache_decode;
 }  // namespace decode
 
 namespace {
+
+using rooflab::bench::median_ms;
 
 namespace dk = decode::a06_kv_cache_decode;
 using rooflab::cuda::DeviceBuffer;
@@ -76,31 +79,6 @@ Options parse(int argc, char** argv) {
         "--length, --sequences, --heads, --kv-heads (dividing --heads), --d (at most 256), --page-size (dividing "
         "--length) and --runs must be positive");
   return options;
-}
-
-// Median milliseconds of `runs` runs of `launch`, each after an L2 flush.
-template <class Launch>
-double median_ms(int runs, Launch launch) {
-  static DeviceBuffer<char> flush(256u << 20);  // larger than any L2 cache today
-  cudaEvent_t start, stop;
-  ROOFLAB_CUDA_CHECK(cudaEventCreate(&start));
-  ROOFLAB_CUDA_CHECK(cudaEventCreate(&stop));
-  for (int warm = 0; warm < 3; ++warm) launch();
-  std::vector<float> times;
-  for (int run = 0; run < runs; ++run) {
-    ROOFLAB_CUDA_CHECK(cudaMemset(flush.get(), run, flush.bytes()));
-    ROOFLAB_CUDA_CHECK(cudaEventRecord(start));
-    launch();
-    ROOFLAB_CUDA_CHECK(cudaEventRecord(stop));
-    ROOFLAB_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    ROOFLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  ROOFLAB_CUDA_CHECK(cudaEventDestroy(start));
-  ROOFLAB_CUDA_CHECK(cudaEventDestroy(stop));
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
 }
 
 // The GPU's copy bandwidth: bytes read plus bytes written per second by a

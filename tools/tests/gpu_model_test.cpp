@@ -118,8 +118,8 @@ rooflab::kernels::KernelRow row_at(long long n, double scale) {
 
 TEST(GpuModel, CountersAtThreeLengthsCarryExactlyToAFourth) {
   const std::vector<long long> lengths{64, 128, 192};
-  const std::vector<std::vector<rooflab::kernels::KernelRow>> counted{{row_at(64, 1)}, {row_at(128, 1)},
-                                                                      {row_at(192, 1)}};
+  const std::vector<std::vector<rooflab::kernels::KernelRow>> counted{
+      {row_at(64, 1)}, {row_at(128, 1)}, {row_at(192, 1)}};
   const auto carried = gm::extrapolate(counted, lengths, 8192, 16);
   ASSERT_EQ(carried.size(), 1u);
   const rooflab::kernels::KernelRow expected = row_at(8192, 1);
@@ -134,14 +134,21 @@ TEST(GpuModel, CountersAtThreeLengthsCarryExactlyToAFourth) {
 }
 
 TEST(GpuModel, CalibrationRowsRoundTripAndSummarise) {
-  gm::CalibrationRow row{"flash", 1024, 64, true, "h100", "2026-11-27", 3.0678, 3.3721,
-                         "literate/ladder/flash_one_row_per_thread.cu", "flash_forward_one_row_per_thread: latency"};
+  gm::CalibrationRow row{"flash",
+                         1024,
+                         64,
+                         true,
+                         "h100",
+                         "2026-11-27",
+                         3.0678,
+                         3.3721,
+                         "literate/ladder/flash_one_row_per_thread.cu",
+                         "flash_forward_one_row_per_thread: latency"};
   gm::CalibrationRow far = row;
   far.n = 2048;
   far.model_ms = 0.5;
   const std::string csv = gm::calibration_csv({row, far});
-  EXPECT_NE(csv.find("flash,1024,64,1,h100,2026-11-27,3.0678,3.3721,1.099,literate/ladder/"), std::string::npos)
-      << csv;
+  EXPECT_NE(csv.find("flash,1024,64,1,h100,2026-11-27,3.0678,3.3721,1.099,literate/ladder/"), std::string::npos) << csv;
   const auto parsed = gm::parse_calibration_csv(csv);
   ASSERT_EQ(parsed.size(), 2u);
   EXPECT_EQ(parsed[0].measured_kernel, row.measured_kernel);
@@ -166,10 +173,9 @@ TEST(GpuModel, EveryRecordedReferencePointIsModelledWithinTwoTimes) {
   EXPECT_GE(rows.size(), 48u);  // the H100 run of 2026-11-27: 16 shapes × 3 launchers
   for (const gm::CalibrationRow& row : rows) {
     const double ratio = row.model_ms / row.measured_ms;
-    EXPECT_TRUE(ratio >= 0.5 && ratio <= 2.0) << row.method << " N=" << row.n << " d=" << row.d
-                                              << (row.causal ? " causal" : "") << " on " << row.gpu << " "
-                                              << row.measured_on << ": model " << row.model_ms << " ms, measured "
-                                              << row.measured_ms << " ms";
+    EXPECT_TRUE(ratio >= 0.5 && ratio <= 2.0)
+        << row.method << " N=" << row.n << " d=" << row.d << (row.causal ? " causal" : "") << " on " << row.gpu << " "
+        << row.measured_on << ": model " << row.model_ms << " ms, measured " << row.measured_ms << " ms";
   }
 }
 

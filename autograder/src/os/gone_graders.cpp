@@ -1,10 +1,12 @@
 #include "os/gone_graders.hpp"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <ctime>
 #include <system_error>
 #include <vector>
 
@@ -39,6 +41,18 @@ void remove_cgroups_of_gone_graders(const fs::path& parent) {
   for (fs::directory_iterator it(parent, error), end; !error && it != end; it.increment(error))
     if (left_by_a_gone_grader(it->path().filename().string())) gone.push_back(it->path());
   for (const fs::path& dir : gone) remove_cgroup_tree(dir);
+}
+
+void remove_abandoned_mount_points(const fs::path& folder) {
+  std::error_code error;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (!left_by_a_gone_grader(name)) continue;
+    struct stat info {};
+    if (::lstat(it->path().c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) continue;
+    if (std::time(nullptr) - info.st_mtime < 60) continue;  // a pid just reused by a grading starting now
+    ::rmdir(it->path().c_str());                            // only an empty one
+  }
 }
 
 }  // namespace rooflab

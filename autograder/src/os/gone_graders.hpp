@@ -17,4 +17,10 @@ bool left_by_a_gone_grader(const std::string& name);
 // one that still holds a process stays.
 void remove_cgroups_of_gone_graders(const std::filesystem::path& parent);
 
+// Removes the scratch-space mount points in `folder` that gone graders left
+// (where it was a tmpfs, a grading killed outright cannot remove its folder):
+// empty, and a minute old or more (a pid just reused by a grading starting
+// now). Every grading calls it as it starts (os/scratch_space.hpp).
+void remove_abandoned_mount_points(const std::filesystem::path& folder);
+
 }  // namespace rooflab

@@ -2,14 +2,12 @@
 
 #include <sched.h>
 #include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <ctime>
 #include <random>
 
 #include "os/gone_graders.hpp"
@@ -31,18 +29,6 @@ std::string private_mounts() {
 }
 
 }  // namespace
-
-void remove_abandoned_mount_points(const fs::path& folder) {
-  std::error_code error;
-  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
-    const std::string name = it->path().filename().string();
-    if (!left_by_a_gone_grader(name)) continue;
-    struct stat info {};
-    if (::lstat(it->path().c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) continue;
-    if (std::time(nullptr) - info.st_mtime < 60) continue;  // a pid just reused by a grading starting now
-    ::rmdir(it->path().c_str());                            // only an empty one
-  }
-}
 
 ScratchSpace::ScratchSpace(std::uint64_t cap_bytes) : cap_(cap_bytes) {
   remove_abandoned_mount_points(fs::temp_directory_path());

@@ -18,13 +18,6 @@
 
 namespace rooflab {
 
-// A grading killed outright cannot remove its folder, and where it was a
-// tmpfs the empty mount point stays in `folder` (os/gone_graders.hpp).
-// Removes those of graders no longer running: empty and a minute old or more
-// (a pid just reused by a grading starting now). Every grading calls it as it
-// starts.
-void remove_abandoned_mount_points(const std::filesystem::path& folder);
-
 class ScratchSpace {
  public:
   explicit ScratchSpace(std::uint64_t cap_bytes);

@@ -48,7 +48,7 @@ struct Architecture {
   int multiprocessors = 0;
   double clock_hz = 0;  // boost clock: a kernel timed alone runs at it
   int max_threads_per_sm = 0, max_blocks_per_sm = 0;
-  int registers_per_sm = 0;       // 32-bit registers
+  int registers_per_sm = 0;  // 32-bit registers
   int max_registers_per_thread = 255;
   std::size_t shared_bytes_per_sm = 0;         // the largest carve-out
   std::size_t max_shared_bytes_per_block = 0;  // with cudaFuncSetAttribute's opt-in
@@ -66,7 +66,7 @@ const std::vector<Architecture>& architectures();
 const Architecture& find_architecture(std::string_view id);
 
 inline constexpr int kWarpSize = 32;
-inline constexpr int kRegisterAllocationUnit = 256;  // registers, per warp
+inline constexpr int kRegisterAllocationUnit = 256;        // registers, per warp
 inline constexpr std::size_t kSharedAllocationUnit = 128;  // bytes, per block
 // Cycles a warp waits for one shared-memory load (H100, A100: about 30).
 inline constexpr double kSharedLatencyCycles = 30;
@@ -87,7 +87,7 @@ struct LaunchShape {
 };
 
 struct Occupancy {
-  int blocks_per_sm = 0;  // resident at once; 0: the block does not fit
+  int blocks_per_sm = 0;   // resident at once; 0: the block does not fit
   std::string limited_by;  // "threads", "blocks", "registers", "shared memory"
   int warps_per_sm = 0;
   double fraction = 0;  // warps_per_sm over the SM's maximum

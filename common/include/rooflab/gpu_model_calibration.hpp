@@ -43,8 +43,7 @@ std::vector<RecordedTiming> read_recorded_timings(const std::filesystem::path& f
 // Threads and shared memory per block are the last length's. Kernels are
 // matched by name; throws when a kernel is missing at one length.
 std::vector<kernels::KernelRow> extrapolate(const std::vector<std::vector<kernels::KernelRow>>& at_lengths,
-                                            const std::vector<long long>& lengths, long long n,
-                                            double batch_heads);
+                                            const std::vector<long long>& lengths, long long n, double batch_heads);
 
 // What the model makes of one kernel row on `gpu`, with nvcc's register
 // count where known (0: assumed, gpu_model::kAssumedRegisters).

@@ -64,8 +64,9 @@ inline MeasuredKernel measured_kernel(const std::string& method, const std::stri
 #else
   (void)date;
 #endif
-  const std::string file = method == "standard" ? "standard_attention" : method == "flash" ? "flash_attention"
-                                                                                         : "flash_attention_tensor_core";
+  const std::string file = method == "standard" ? "standard_attention"
+                           : method == "flash"  ? "flash_attention"
+                                                : "flash_attention_tensor_core";
   return {"src/" + file + ".cu", profile::launcher_of(method)};
 }
 
@@ -86,7 +87,8 @@ inline Modelled model_at(const MeasuredKernel& kernel, const std::string& method
       at_lengths.push_back(profile::count_launcher(method, kernel.launcher, 1, length, d, causal));
   Modelled modelled;
   double slowest = 0;
-  for (const rooflab::kernels::KernelRow& carried : gm::extrapolate(at_lengths, kCountedLengths, n, kRecordedBatchHeads)) {
+  for (const rooflab::kernels::KernelRow& carried :
+       gm::extrapolate(at_lengths, kCountedLengths, n, kRecordedBatchHeads)) {
     const gm::Estimate estimate = gm::estimate_row(carried, gpu, registers_sm90(carried.kernel, d));
     modelled.ms += estimate.seconds * 1e3;
     if (estimate.seconds > slowest) {
@@ -112,8 +114,8 @@ inline std::string gpu_model_calibration_csv() {
 #if ROOFLAB_LITERATE_CUDA_ON_CPU
   for (const gm::RecordedTiming& timing : recorded_timings()) {
     const MeasuredKernel kernel = measured_kernel(timing.method, timing.date);
-    const Modelled modelled = model_at(kernel, timing.method, timing.n, timing.d, timing.causal,
-                                       gm::find_architecture(timing.gpu));
+    const Modelled modelled =
+        model_at(kernel, timing.method, timing.n, timing.d, timing.causal, gm::find_architecture(timing.gpu));
     gm::CalibrationRow row;
     row.method = timing.method;
     row.n = timing.n;
@@ -145,8 +147,8 @@ inline std::string gpu_model_predictions_csv() {
   }
   for (const auto& [gpu, n, d, causal] : shapes)
     for (const std::string method : {"standard", "flash", "tensor_core"}) {
-      const Modelled modelled = model_at(measured_kernel(method, "9999-12-31"), method, n, d, causal,
-                                         gm::find_architecture(gpu));
+      const Modelled modelled =
+          model_at(measured_kernel(method, "9999-12-31"), method, n, d, causal, gm::find_architecture(gpu));
       // 4·B·H·N²·d FLOPs, halved under the causal mask (the benchmark's count).
       const double flops = 4.0 * kRecordedBatchHeads * static_cast<double>(n) * n * d * (causal ? 0.5 : 1.0);
       char line[256];

@@ -48,8 +48,8 @@ constexpr std::size_t shared_bytes(int d, int dv) {
 // out (bh, n, dv) and lse (bh, n) for the rows blockIdx.x·kBlockRows… of
 // bh = blockIdx.y. Keys past m, and with the causal mask keys j > i + (m − n),
 // score −∞. A row that sees no key writes 0 and lse −∞.
-__global__ void flash_forward_one_row_per_thread(const float* q, const float* k, const float* v, float* out, float* lse, int n, int m,
-                              int d, int dv, float scale, bool causal) {
+__global__ void flash_forward_one_row_per_thread(const float* q, const float* k, const float* v, float* out, float* lse,
+                                                 int n, int m, int d, int dv, float scale, bool causal) {
   extern __shared__ float shared[];
   float* q_tile = shared;                             // kBlockRows × (d + 1)
   float* k_tile = q_tile + kBlockRows * q_stride(d);  // kBlockCols × d
@@ -143,8 +143,9 @@ AttentionResult flash_attention_one_row_per_thread(const Tensor4& q, const Tenso
   const std::size_t bytes = shared_bytes(d, dv);
   rooflab::cuda::require_shared_memory(bytes, "q");
   const dim3 grid(ceil_div(n, kBlockRows), matrices);
-  flash_forward_one_row_per_thread<<<grid, kBlockRows, bytes>>>(device_q.get(), device_k.get(), device_v.get(), out.get(), lse.get(), n, m,
-                                             d, dv, 1.0f / std::sqrt(static_cast<float>(d)), causal);
+  flash_forward_one_row_per_thread<<<grid, kBlockRows, bytes>>>(device_q.get(), device_k.get(), device_v.get(),
+                                                                out.get(), lse.get(), n, m, d, dv,
+                                                                1.0f / std::sqrt(static_cast<float>(d)), causal);
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
 
   return {Tensor4{{q.batch(), q.heads(), q.rows(), v.cols()}, out.to_host()}, lse.to_host()};

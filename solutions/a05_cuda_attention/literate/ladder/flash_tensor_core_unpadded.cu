@@ -47,8 +47,8 @@ constexpr std::size_t shared_bytes() {
 }
 
 template <int D>
-__global__ void flash_forward_tensor_core_unpadded(const __half* q, const __half* k, const __half* v, float* out, float* lse,
-                                          int n, int m, float scale, bool causal) {
+__global__ void flash_forward_tensor_core_unpadded(const __half* q, const __half* k, const __half* v, float* out,
+                                                   float* lse, int n, int m, float scale, bool causal) {
   extern __shared__ unsigned char shared[];
   __half* q_tile = reinterpret_cast<__half*>(shared);                          // kBlockRows × D
   __half* k_tile = q_tile + kBlockRows * D;                                    // kBlockCols × D
@@ -174,19 +174,20 @@ AttentionResult launch(const Tensor4& q, const Tensor4& k, const Tensor4& v, boo
   DeviceBuffer<float> lse(rows);
   // More than the default 48 KiB of shared memory: the kernel has to opt in.
   const std::size_t bytes = shared_bytes<D>();
-  ROOFLAB_CUDA_CHECK(cudaFuncSetAttribute(flash_forward_tensor_core_unpadded<D>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(bytes)));
+  ROOFLAB_CUDA_CHECK(cudaFuncSetAttribute(flash_forward_tensor_core_unpadded<D>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
   const dim3 grid(ceil_div(n, kBlockRows), matrices);
-  flash_forward_tensor_core_unpadded<D><<<grid, kWarps * 32, bytes>>>(device_q.get(), device_k.get(), device_v.get(), out.get(),
-                                                             lse.get(), n, m, 1.0f / std::sqrt(static_cast<float>(D)),
-                                                             causal);
+  flash_forward_tensor_core_unpadded<D><<<grid, kWarps * 32, bytes>>>(device_q.get(), device_k.get(), device_v.get(),
+                                                                      out.get(), lse.get(), n, m,
+                                                                      1.0f / std::sqrt(static_cast<float>(D)), causal);
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
   return {Tensor4{{q.batch(), q.heads(), q.rows(), D}, out.to_host()}, lse.to_host()};
 }
 
 }  // namespace
 
-AttentionResult flash_attention_tensor_core_unpadded(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) {
+AttentionResult flash_attention_tensor_core_unpadded(const Tensor4& q, const Tensor4& k, const Tensor4& v,
+                                                     bool causal) {
   require_valid(q, k, v);
   require_tensor_core_head_dim(q, v);
   return q.cols() == 64 ? launch<64>(q, k, v, causal) : launch<128>(q, k, v, causal);

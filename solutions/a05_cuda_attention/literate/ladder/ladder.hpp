@@ -14,7 +14,6 @@ namespace a05_cuda_attention::ladder {
 AttentionResult flash_attention_one_row_per_thread(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
 // WMMA with unpadded shared tiles (literate/ladder/flash_tensor_core_unpadded.cu).
-AttentionResult flash_attention_tensor_core_unpadded(const Tensor4& q, const Tensor4& k, const Tensor4& v,
-                                                     bool causal);
+AttentionResult flash_attention_tensor_core_unpadded(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
 }  // namespace a05_cuda_attention::ladder
