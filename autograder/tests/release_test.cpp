@@ -122,6 +122,13 @@ TEST(Release, HeaderParsing) {
   ASSERT_TRUE(unnamed);
   EXPECT_EQ(unnamed->parameters, (std::vector<std::string>{"v", "a"}));
   EXPECT_FALSE(parse_function_header("if (x) "));
+  const auto bounded =
+      parse_function_header("__global__ void __launch_bounds__(kThreads, 4)\n    k(const float* q, int n)");
+  ASSERT_TRUE(bounded);
+  EXPECT_EQ(bounded->name, "k");
+  EXPECT_TRUE(bounded->kernel);
+  EXPECT_TRUE(bounded->returns_void);
+  EXPECT_EQ(bounded->parameters, (std::vector<std::string>{"q", "n"}));
 }
 
 const std::string kStubWithHints =

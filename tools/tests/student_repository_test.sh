@@ -168,12 +168,13 @@ grep -q "^score: 40 / 40 " "$work/a05-score-solved.log" || fail "a05 solved: not
 # breaks is one failure at the test's line, quoting the runtime's message,
 # which names the kernel, the student's own file and line, and the buffer.
 flash="$a05/assignments/a05_cuda_attention/src/flash_attention.cu"
-sed -i 's/k_tile\[\([^]]*\)\] = j < m ? \(k_rows\[[^]]*\]\) : 0\.0f;/k_tile[\1] = \2;/' "$flash"
-line=$(grep -n 'k_tile\[.*\] = k_rows' "$flash" | cut -d: -f1)
+sed -i 's/load_tile(k_tile, qk, k_rows, d, qk_width(d), key0, kBlockCols, m);/load_tile(k_tile, qk, k_rows, d, qk_width(d), key0, kBlockCols, m + kBlockCols);/' "$flash"
+grep -q 'm + kBlockCols);' "$flash" || fail "could not plant the bug in flash_attention.cu"
+line=$(grep -n 'value = \*reinterpret_cast<const float4\*>(from);' "$flash" | cut -d: -f1)
 [ -n "$line" ] || fail "could not plant the bug in flash_attention.cu"
 (cd "$a05" && ./lab test a05_cuda_attention) >"$work/a05-planted.log" 2>&1 && fail "a05 passed with K read past its end"
 ! grep -q "unknown file" "$work/a05-planted.log" || fail "a05 planted bug: gtest's 'unknown file' failure"
-grep -qE "failed: kernel flash_forward: invalid read of 4 bytes .* at src/flash_attention.cu:$line: device buffer of [0-9]+ bytes \(the kernel's argument 2\), byte [0-9]+: past its end" \
+grep -qE "failed: kernel flash_forward: invalid read of 16 bytes .* at src/flash_attention.cu:$line: device buffer of [0-9]+ bytes \(the kernel's argument 2\), byte [0-9]+: past its end" \
   "$work/a05-planted.log" || { grep -m3 -A3 Failure "$work/a05-planted.log"; fail "a05 planted bug: the message does not name the kernel, file, line and buffer"; }
 failures=$(awk '/\[ RUN +\] .*OneQueryAgainstManyKeys\/flash/ {inside = 1} inside && /: Failure/ {n++}
                 inside && /\[ +FAILED +\]/ {exit} END {print n + 0}' "$work/a05-planted.log")

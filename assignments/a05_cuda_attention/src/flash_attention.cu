@@ -19,9 +19,13 @@
 //   A block's kWarps warps each own kRowsPerWarp query rows. A warp's 32
 //   lanes form a 4 × 8 grid: lane = row_group · 8 + col_group. A lane
 //   computes the scores of kThreadRows rows (row_group + 4·i) against
-//   kThreadKeys keys of the tile (col_group + 8·j), so each pair of shared
-//   loads feeds 4 multiply-adds instead of 1 (S = Q Kᵀ), and accumulates
-//   those rows' outputs in columns col_group + 8·c (O += P V).
+//   kThreadKeys keys of the tile (col_group + 8·j), and accumulates those
+//   rows' outputs in columns 32·g + 4·col_group + w (O += P V).
+// - Shared memory is read 16 bytes at a time: a float4 of 4 columns of a Q
+//   row and of a K row, so 4 + 4 loads feed 64 multiply-adds (S = Q Kᵀ); a
+//   float4 of 4 keys of a P row and of 4 columns of a V row (O += P V).
+//   Each load is a request a warp waits for; with few warps on an SM those
+//   waits, not the arithmetic, set the time (chapter 6, "Below the roof").
 // - The softmax's row max and sum need the 8 lanes of a row: three
 //   __shfl_xor_sync steps (lanes 1, 2, 4 apart) combine them in registers.
 //   The sum l is only needed at the end, so each lane keeps its own part
@@ -32,11 +36,20 @@
 // - Base-2 exponentials with the scale folded: s · scale · log₂e is one
 //   multiply, and exp2f is the GPU's native exponential (expf is exp2f of a
 //   product). lse converts back: (m₂ + log₂ l) · ln 2.
-// - Bank conflicts: a warp reads 4 rows of the Q tile and 8 rows of the K
-//   tile at the same column; a row stride of d + 1 floats (odd) puts them in
-//   different banks, where d (a multiple of 32) would put them all in one.
-//   P's rows are 8 floats longer than its kBlockCols keys, so the 4 row
-//   groups' 8 lanes land on 32 different banks. V is read along a row.
+// - Tiles arrive in float4 pieces too: a 16-byte load and a 16-byte store
+//   per lane, a quarter of the requests of single floats. That needs every
+//   row of Q, K and V to start 16 bytes apart in device memory, d and d_v
+//   multiples of 4; other widths go float by float. In shared memory the
+//   rows are padded with zeros to a multiple of 4 (Q, K) or of 32 (V), so
+//   the float4 reads work for every width.
+// - Bank conflicts: a warp reads a float4 from 4 rows of the Q tile, and
+//   from 8 rows of the K tile, at the same column. Their row stride is 4 ×
+//   an odd number of floats (d + 4 for d = 64 or 128): the 8 rows' 16 bytes
+//   land on 8 different groups of 4 banks, where d (a multiple of 32) would
+//   put them all on the same 4. P's rows are 8 floats longer than its
+//   kBlockCols keys, so the 4 row groups land on different banks, whether
+//   the 8 lanes of a row write one float each or read one float4. V is read
+//   along a row, 8 lanes' float4 side by side.
 // - Enough blocks: 64-row tiles give ceil(N / 64) · B·H blocks of 128
 //   threads, 256 blocks for the 132 multiprocessors of an H100 at N = 1024,
 //   B·H = 16.
@@ -56,16 +69,25 @@ constexpr int kBlockCols = 32;                          // B_c: keys per streame
 constexpr int kRowGroups = 4, kColGroups = 8;           // a warp's lanes as a 4 × 8 grid
 constexpr int kThreadRows = kRowsPerWarp / kRowGroups;  // rows per lane: row_group + 4·i
 constexpr int kThreadKeys = kBlockCols / kColGroups;    // keys per lane: col_group + 8·j
-constexpr int kThreadCols = kMaxHeadDim / kColGroups;   // output columns per lane: col_group + 8·c
+constexpr int kColumnGroups = kMaxHeadDim / 32;         // output columns 32·g + 4·col_group + w, w < 4
+constexpr int kThreadCols = 4 * kColumnGroups;          // output columns per lane
 constexpr int kPStride = kBlockCols + 8;                // P's row stride (see the bank conflicts above)
 
-// Row strides and sizes of the shared tiles for head dims d and d_v: Q (kBlockRows × (d + 1)),
-// K (kBlockCols × (d + 1)), V (kBlockCols × d_v), P (kBlockRows × kPStride).
-__host__ __device__ constexpr int qk_stride(int d) { return d + 1; }
+// Row strides and sizes of the shared tiles for head dims d and d_v: Q (kBlockRows × qk_stride(d)),
+// K (kBlockCols × qk_stride(d)), V (kBlockCols × v_stride(d_v)), P (kBlockRows × kPStride).
+// qk_stride(d) is 4 × an odd number of floats, at least d: d + 4 for d = 64 and 128. The rows of Q
+// and K hold zeros past d up to a multiple of 4, and those of V past d_v up to a multiple of 32.
+__host__ __device__ constexpr int qk_width(int d) { return (d + 3) / 4 * 4; }
+__host__ __device__ constexpr int qk_stride(int d) { return 4 * (((d + 3) / 4) | 1); }
+__host__ __device__ constexpr int v_stride(int dv) { return (dv + 31) / 32 * 32; }
 constexpr std::size_t shared_bytes(int d, int dv) {
-  return sizeof(float) * (static_cast<std::size_t>(kBlockRows + kBlockCols) * qk_stride(d) +
-                          static_cast<std::size_t>(kBlockCols) * dv + static_cast<std::size_t>(kBlockRows) * kPStride);
+  return sizeof(float) *
+         (static_cast<std::size_t>(kBlockRows + kBlockCols) * qk_stride(d) +
+          static_cast<std::size_t>(kBlockCols) * v_stride(dv) + static_cast<std::size_t>(kBlockRows) * kPStride);
 }
+
+// 4 floats of shared memory, 16 bytes apart from a multiple of 16.
+__device__ float4 load4(const float* from) { return *reinterpret_cast<const float4*>(from); }
 
 // The max (or sum) of the 8 lanes that share a row: lanes 1, 2 and 4 apart.
 __device__ float max_over_row(float value) {
@@ -82,8 +104,11 @@ __device__ float sum_over_row(float value) {
 // bh = blockIdx.y. Keys past m, and with the causal mask keys j > i + (m − n),
 // score −∞. A row that sees no key writes 0 and lse −∞. scale_log2 is
 // log₂e / √d: scores come out in base 2.
-__global__ void flash_forward(const float* q, const float* k, const float* v, float* out, float* lse, int n, int m,
-                              int d, int dv, float scale_log2, bool causal) {
+// __launch_bounds__: at most 128 registers a thread, so that 4 blocks (16
+// warps) fit on an SM; left to itself nvcc takes 148 for sm_90, and 3 fit.
+__global__ void __launch_bounds__(kThreads, 4)
+    flash_forward(const float* q, const float* k, const float* v, float* out, float* lse, int n, int m, int d, int dv,
+                  float scale_log2, bool causal) {
   // YOUR CODE HERE
   (void)q;
   (void)k;

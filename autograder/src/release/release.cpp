@@ -119,7 +119,10 @@ std::string parameter_name(std::string parameter) {
 }  // namespace
 
 std::optional<Function> parse_function_header(const std::string& raw_header) {
-  const std::string header = code_only(raw_header);
+  // A kernel's __launch_bounds__(threads, blocks) stands between its return
+  // type and its name: it is neither.
+  static const std::regex launch_bounds(R"(__launch_bounds__\s*\([^()]*\))");
+  const std::string header = std::regex_replace(code_only(raw_header), launch_bounds, " ");
   // The parameter list is the first parenthesis directly preceded by a name.
   for (std::size_t open = header.find('('); open != std::string::npos; open = header.find('(', open + 1)) {
     std::size_t name_end = open;

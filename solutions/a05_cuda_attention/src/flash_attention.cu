@@ -19,9 +19,13 @@
 //   A block's kWarps warps each own kRowsPerWarp query rows. A warp's 32
 //   lanes form a 4 × 8 grid: lane = row_group · 8 + col_group. A lane
 //   computes the scores of kThreadRows rows (row_group + 4·i) against
-//   kThreadKeys keys of the tile (col_group + 8·j), so each pair of shared
-//   loads feeds 4 multiply-adds instead of 1 (S = Q Kᵀ), and accumulates
-//   those rows' outputs in columns col_group + 8·c (O += P V).
+//   kThreadKeys keys of the tile (col_group + 8·j), and accumulates those
+//   rows' outputs in columns 32·g + 4·col_group + w (O += P V).
+// - Shared memory is read 16 bytes at a time: a float4 of 4 columns of a Q
+//   row and of a K row, so 4 + 4 loads feed 64 multiply-adds (S = Q Kᵀ); a
+//   float4 of 4 keys of a P row and of 4 columns of a V row (O += P V).
+//   Each load is a request a warp waits for; with few warps on an SM those
+//   waits, not the arithmetic, set the time (chapter 6, "Below the roof").
 // - The softmax's row max and sum need the 8 lanes of a row: three
 //   __shfl_xor_sync steps (lanes 1, 2, 4 apart) combine them in registers.
 //   The sum l is only needed at the end, so each lane keeps its own part
@@ -32,11 +36,20 @@
 // - Base-2 exponentials with the scale folded: s · scale · log₂e is one
 //   multiply, and exp2f is the GPU's native exponential (expf is exp2f of a
 //   product). lse converts back: (m₂ + log₂ l) · ln 2.
-// - Bank conflicts: a warp reads 4 rows of the Q tile and 8 rows of the K
-//   tile at the same column; a row stride of d + 1 floats (odd) puts them in
-//   different banks, where d (a multiple of 32) would put them all in one.
-//   P's rows are 8 floats longer than its kBlockCols keys, so the 4 row
-//   groups' 8 lanes land on 32 different banks. V is read along a row.
+// - Tiles arrive in float4 pieces too: a 16-byte load and a 16-byte store
+//   per lane, a quarter of the requests of single floats. That needs every
+//   row of Q, K and V to start 16 bytes apart in device memory, d and d_v
+//   multiples of 4; other widths go float by float. In shared memory the
+//   rows are padded with zeros to a multiple of 4 (Q, K) or of 32 (V), so
+//   the float4 reads work for every width.
+// - Bank conflicts: a warp reads a float4 from 4 rows of the Q tile, and
+//   from 8 rows of the K tile, at the same column. Their row stride is 4 ×
+//   an odd number of floats (d + 4 for d = 64 or 128): the 8 rows' 16 bytes
+//   land on 8 different groups of 4 banks, where d (a multiple of 32) would
+//   put them all on the same 4. P's rows are 8 floats longer than its
+//   kBlockCols keys, so the 4 row groups land on different banks, whether
+//   the 8 lanes of a row write one float each or read one float4. V is read
+//   along a row, 8 lanes' float4 side by side.
 // - Enough blocks: 64-row tiles give ceil(N / 64) · B·H blocks of 128
 //   threads, 256 blocks for the 132 multiprocessors of an H100 at N = 1024,
 //   B·H = 16.
@@ -58,16 +71,25 @@ constexpr int kBlockCols = 32;                          // B_c: keys per streame
 constexpr int kRowGroups = 4, kColGroups = 8;           // a warp's lanes as a 4 × 8 grid
 constexpr int kThreadRows = kRowsPerWarp / kRowGroups;  // rows per lane: row_group + 4·i
 constexpr int kThreadKeys = kBlockCols / kColGroups;    // keys per lane: col_group + 8·j
-constexpr int kThreadCols = kMaxHeadDim / kColGroups;   // output columns per lane: col_group + 8·c
+constexpr int kColumnGroups = kMaxHeadDim / 32;         // output columns 32·g + 4·col_group + w, w < 4
+constexpr int kThreadCols = 4 * kColumnGroups;          // output columns per lane
 constexpr int kPStride = kBlockCols + 8;                // P's row stride (see the bank conflicts above)
 
-// Row strides and sizes of the shared tiles for head dims d and d_v: Q (kBlockRows × (d + 1)),
-// K (kBlockCols × (d + 1)), V (kBlockCols × d_v), P (kBlockRows × kPStride).
-__host__ __device__ constexpr int qk_stride(int d) { return d + 1; }
+// Row strides and sizes of the shared tiles for head dims d and d_v: Q (kBlockRows × qk_stride(d)),
+// K (kBlockCols × qk_stride(d)), V (kBlockCols × v_stride(d_v)), P (kBlockRows × kPStride).
+// qk_stride(d) is 4 × an odd number of floats, at least d: d + 4 for d = 64 and 128. The rows of Q
+// and K hold zeros past d up to a multiple of 4, and those of V past d_v up to a multiple of 32.
+__host__ __device__ constexpr int qk_width(int d) { return (d + 3) / 4 * 4; }
+__host__ __device__ constexpr int qk_stride(int d) { return 4 * (((d + 3) / 4) | 1); }
+__host__ __device__ constexpr int v_stride(int dv) { return (dv + 31) / 32 * 32; }
 constexpr std::size_t shared_bytes(int d, int dv) {
-  return sizeof(float) * (static_cast<std::size_t>(kBlockRows + kBlockCols) * qk_stride(d) +
-                          static_cast<std::size_t>(kBlockCols) * dv + static_cast<std::size_t>(kBlockRows) * kPStride);
+  return sizeof(float) *
+         (static_cast<std::size_t>(kBlockRows + kBlockCols) * qk_stride(d) +
+          static_cast<std::size_t>(kBlockCols) * v_stride(dv) + static_cast<std::size_t>(kBlockRows) * kPStride);
 }
+
+// 4 floats of shared memory, 16 bytes apart from a multiple of 16.
+__device__ float4 load4(const float* from) { return *reinterpret_cast<const float4*>(from); }
 
 // The max (or sum) of the 8 lanes that share a row: lanes 1, 2 and 4 apart.
 __device__ float max_over_row(float value) {
@@ -84,15 +106,18 @@ __device__ float sum_over_row(float value) {
 // bh = blockIdx.y. Keys past m, and with the causal mask keys j > i + (m − n),
 // score −∞. A row that sees no key writes 0 and lse −∞. scale_log2 is
 // log₂e / √d: scores come out in base 2.
-__global__ void flash_forward(const float* q, const float* k, const float* v, float* out, float* lse, int n, int m,
-                              int d, int dv, float scale_log2, bool causal) {
+// __launch_bounds__: at most 128 registers a thread, so that 4 blocks (16
+// warps) fit on an SM; left to itself nvcc takes 148 for sm_90, and 3 fit.
+__global__ void __launch_bounds__(kThreads, 4)
+    flash_forward(const float* q, const float* k, const float* v, float* out, float* lse, int n, int m, int d, int dv,
+                  float scale_log2, bool causal) {
   // BEGIN SOLUTION
   extern __shared__ float shared[];
-  const int qk = qk_stride(d);
-  float* q_tile = shared;                    // kBlockRows × (d + 1)
-  float* k_tile = q_tile + kBlockRows * qk;  // kBlockCols × (d + 1)
-  float* v_tile = k_tile + kBlockCols * qk;  // kBlockCols × dv
-  float* p_tile = v_tile + kBlockCols * dv;  // kBlockRows × kPStride
+  const int qk = qk_stride(d), vs = v_stride(dv);
+  float* q_tile = shared;                    // kBlockRows × qk
+  float* k_tile = q_tile + kBlockRows * qk;  // kBlockCols × qk
+  float* v_tile = k_tile + kBlockCols * qk;  // kBlockCols × vs
+  float* p_tile = v_tile + kBlockCols * vs;  // kBlockRows × kPStride
   const long long bh = blockIdx.y;
   const int row0 = blockIdx.x * kBlockRows;
   const int t = threadIdx.x, lane = t % 32;
@@ -102,11 +127,30 @@ __global__ void flash_forward(const float* q, const float* k, const float* v, fl
   const float* k_rows = k + bh * m * d;
   const float* v_rows = v + bh * m * dv;
 
-  // Consecutive threads load consecutive floats (coalesced); rows past n are 0.
-  for (int e = t; e < kBlockRows * d; e += kThreads) {
-    const int r = e / d, c = e % d;
-    q_tile[r * qk + c] = row0 + r < n ? q_rows[static_cast<long long>(row0 + r) * d + c] : 0.0f;
-  }
+  // Rows first… of `rows` (width floats each) into `tile` (row stride
+  // `stride`), each padded with zeros to `padded` floats, rows from `limit`
+  // on all zeros. Consecutive threads load consecutive pieces (coalesced):
+  // float4 where every row starts 16 bytes apart, else float by float.
+  const auto load_tile = [&](float* tile, int stride, const float* rows, int width, int padded, int first, int count,
+                             int limit) {
+    if (width % 4 == 0) {
+      const int quads = padded / 4;
+      for (int e = t; e < count * quads; e += kThreads) {
+        const int r = e / quads, c = (e % quads) * 4;
+        const float* from = rows + static_cast<long long>(first + r) * width + c;
+        float4 value = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (first + r < limit && c < width) value = *reinterpret_cast<const float4*>(from);
+        *reinterpret_cast<float4*>(tile + r * stride + c) = value;
+      }
+    } else {
+      for (int e = t; e < count * padded; e += kThreads) {
+        const int r = e / padded, c = e % padded;
+        tile[r * stride + c] =
+            first + r < limit && c < width ? rows[static_cast<long long>(first + r) * width + c] : 0.0f;
+      }
+    }
+  };
+  load_tile(q_tile, qk, q_rows, d, qk_width(d), row0, kBlockRows, n);
 
   float row_max[kThreadRows];  // m, in base 2, the same in the row's 8 lanes
   float row_sum[kThreadRows];  // this lane's part of l
@@ -124,25 +168,22 @@ __global__ void flash_forward(const float* q, const float* k, const float* v, fl
   const int key_end = causal ? max(0, min(m, row0 + kBlockRows + (m - n))) : m;
   for (int key0 = 0; key0 < key_end; key0 += kBlockCols) {
     __syncthreads();  // the Q tile is loaded; everyone is done with the last K, V and P
-    for (int e = t; e < kBlockCols * d; e += kThreads) {
-      const int j = key0 + e / d;
-      k_tile[(e / d) * qk + e % d] = j < m ? k_rows[static_cast<long long>(j) * d + e % d] : 0.0f;
-    }
-    for (int e = t; e < kBlockCols * dv; e += kThreads) {
-      const int j = key0 + e / dv;
-      v_tile[e] = j < m ? v_rows[static_cast<long long>(j) * dv + e % dv] : 0.0f;
-    }
+    load_tile(k_tile, qk, k_rows, d, qk_width(d), key0, kBlockCols, m);
+    load_tile(v_tile, vs, v_rows, dv, vs, key0, kBlockCols, m);
     __syncthreads();  // the K/V tile is complete
 
-    // S = Q Kᵀ for this lane's 4 rows × 4 keys: per column of d, 4 + 4
-    // shared loads feed 16 multiply-adds.
+    // S = Q Kᵀ for this lane's 4 rows × 4 keys: per 4 columns of d, 4 + 4
+    // float4 loads feed 64 multiply-adds (the padding's zeros add nothing).
     float s[kThreadRows][kThreadKeys] = {};
-    for (int c = 0; c < d; ++c) {
-      float q_value[kThreadRows], k_value[kThreadKeys];
-      for (int i = 0; i < kThreadRows; ++i) q_value[i] = q_tile[(first_row + kRowGroups * i) * qk + c];
-      for (int j = 0; j < kThreadKeys; ++j) k_value[j] = k_tile[(col_group + kColGroups * j) * qk + c];
-      for (int i = 0; i < kThreadRows; ++i)
-        for (int j = 0; j < kThreadKeys; ++j) s[i][j] += q_value[i] * k_value[j];
+    for (int c = 0; c < qk_width(d); c += 4) {
+      float4 k_value[kThreadKeys];
+      for (int j = 0; j < kThreadKeys; ++j) k_value[j] = load4(k_tile + (col_group + kColGroups * j) * qk + c);
+      for (int i = 0; i < kThreadRows; ++i) {
+        const float4 q_value = load4(q_tile + (first_row + kRowGroups * i) * qk + c);
+        for (int j = 0; j < kThreadKeys; ++j)
+          s[i][j] +=
+              q_value.x * k_value[j].x + q_value.y * k_value[j].y + q_value.z * k_value[j].z + q_value.w * k_value[j].w;
+      }
     }
 
     // The online softmax, row by row: mask, the tile's max over the row's 8
@@ -171,36 +212,56 @@ __global__ void flash_forward(const float* q, const float* k, const float* v, fl
     }
     __syncwarp();  // the warp's P rows are written
 
-    // O += P V: per key, 4 loads of P (one per row) and up to 16 of V feed up to 64 multiply-adds.
-    for (int j = 0; j < kBlockCols; ++j) {
-      float p[kThreadRows];
-      for (int i = 0; i < kThreadRows; ++i) p[i] = p_tile[(first_row + kRowGroups * i) * kPStride + j];
+    // O += P V: per 4 keys, 4 float4 loads of P (4 keys of each row) and,
+    // per key, one float4 of V per 32 columns of d_v (the padding's zeros
+    // add nothing): up to 64 multiply-adds a key.
+    for (int j = 0; j < kBlockCols; j += 4) {
+      float p[kThreadRows][4];
+      for (int i = 0; i < kThreadRows; ++i) {
+        const float4 four = load4(p_tile + (first_row + kRowGroups * i) * kPStride + j);
+        p[i][0] = four.x, p[i][1] = four.y, p[i][2] = four.z, p[i][3] = four.w;
+      }
 #pragma unroll
-      for (int c = 0; c < kThreadCols; ++c) {
-        const int col = col_group + kColGroups * c;
-        if (col >= dv) break;
-        const float v_value = v_tile[j * dv + col];
-        for (int i = 0; i < kThreadRows; ++i) acc[i][c] += p[i] * v_value;
+      for (int u = 0; u < 4; ++u) {
+#pragma unroll
+        for (int g = 0; g < kColumnGroups; ++g) {
+          if (32 * g >= dv) break;
+          const float4 v_value = load4(v_tile + (j + u) * vs + 32 * g + 4 * col_group);
+          for (int i = 0; i < kThreadRows; ++i) {
+            acc[i][4 * g + 0] += p[i][u] * v_value.x;
+            acc[i][4 * g + 1] += p[i][u] * v_value.y;
+            acc[i][4 * g + 2] += p[i][u] * v_value.z;
+            acc[i][4 * g + 3] += p[i][u] * v_value.w;
+          }
+        }
       }
     }
   }
 
-  // l is the sum of the row's 8 parts. The 8 lanes of a row store 8
-  // consecutive floats of it at a time: each store request writes 4 rows'
-  // 32-byte pieces, 4 sectors, the fewest 128 bytes can take.
+  // l is the sum of the row's 8 parts. The 8 lanes of a row store 32
+  // consecutive floats of it at a time, a float4 each where d_v is a
+  // multiple of 4: each store request writes 4 rows' 128-byte pieces, 16
+  // sectors, the fewest 512 bytes can take.
   for (int i = 0; i < kThreadRows; ++i) {
     const float sum = sum_over_row(row_sum[i]);
     const int row = row0 + first_row + kRowGroups * i;
     if (row >= n) continue;
-    const bool seen = sum > 0.0f;
+    const float scale = sum > 0.0f ? 1.0f / sum : 0.0f;  // a row that saw no key writes 0
     float* out_row = out + (bh * n + row) * dv;
 #pragma unroll
-    for (int c = 0; c < kThreadCols; ++c) {
-      const int col = col_group + kColGroups * c;
+    for (int g = 0; g < kColumnGroups; ++g) {
+      const int col = 32 * g + 4 * col_group;
       if (col >= dv) break;
-      out_row[col] = seen ? acc[i][c] / sum : 0.0f;
+      const float4 o = make_float4(acc[i][4 * g] * scale, acc[i][4 * g + 1] * scale, acc[i][4 * g + 2] * scale,
+                                   acc[i][4 * g + 3] * scale);
+      if (dv % 4 == 0) {
+        *reinterpret_cast<float4*>(out_row + col) = o;
+      } else {
+        const float parts[4] = {o.x, o.y, o.z, o.w};
+        for (int w = 0; w < 4 && col + w < dv; ++w) out_row[col + w] = parts[w];
+      }
     }
-    if (col_group == 0) lse[bh * n + row] = seen ? (row_max[i] + log2f(sum)) * 0.6931471805599453f : -INFINITY;
+    if (col_group == 0) lse[bh * n + row] = sum > 0.0f ? (row_max[i] + log2f(sum)) * 0.6931471805599453f : -INFINITY;
   }
   // END SOLUTION
 }
