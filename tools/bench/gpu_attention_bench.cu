@@ -11,7 +11,8 @@
 // usage: rooflab_gpu_attention_bench --n N --d D --causal 0|1 [--runs R] [--batch B] [--heads H]
 // prints one CSV row per kernel: kernel,n,d,causal,median_ms,tflops (standard,
 // flash, tensor_core, and where the reference's literate/ folder is, the
-// ladder's earlier rungs flash_one_row_per_thread and tensor_core_unpadded)
+// ladder's earlier rungs flash_one_row_per_thread, flash_float_loads and
+// tensor_core_unpadded)
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -54,6 +55,10 @@ namespace one_row {
 using namespace ::a05_cuda_attention;
 #include "a05_cuda_attention/literate/ladder/flash_one_row_per_thread.cu"
 }  // namespace one_row
+namespace float_loads {
+using namespace ::a05_cuda_attention;
+#include "a05_cuda_attention/literate/ladder/flash_float_loads.cu"
+}  // namespace float_loads
 namespace unpadded {
 using namespace ::a05_cuda_attention;
 #include "a05_cuda_attention/literate/ladder/flash_tensor_core_unpadded.cu"
@@ -156,6 +161,14 @@ void run(const Options& o) {
            one::flash_forward_one_row_per_thread<<<dim3(ceil_div(o.n, one::kBlockRows), matrices), one::kBlockRows,
                                                    one_shared>>>(q.get(), k.get(), v.get(), out.get(), lse.get(), o.n,
                                                                  o.n, D, D, scale, o.causal);
+         }));
+  namespace fl = float_loads::a05_cuda_attention::ladder;
+  const std::size_t fl_shared = fl::shared_bytes(D, D);
+  ROOFLAB_CUDA_CHECK(cudaFuncSetAttribute(fl::flash_forward_float_loads, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(fl_shared)));
+  report("flash_float_loads", median_ms(o.runs, [&] {
+           fl::flash_forward_float_loads<<<dim3(ceil_div(o.n, fl::kBlockRows), matrices), fl::kThreads, fl_shared>>>(
+               q.get(), k.get(), v.get(), out.get(), lse.get(), o.n, o.n, D, D, scale_log2, o.causal);
          }));
   namespace un = unpadded::a05_cuda_attention::ladder;
   const std::size_t un_shared = un::shared_bytes<D>();

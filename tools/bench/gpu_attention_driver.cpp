@@ -70,6 +70,7 @@ void print_table(const Rows& rows, const GpuAttentionBenchOptions& options) {
   const std::vector<std::pair<std::string, std::string>> columns =
       ladder ? std::vector<std::pair<std::string, std::string>>{{"standard", "standard"},
                                                                 {"flash_one_row_per_thread", "flash, one row a thread"},
+                                                                {"flash_float_loads", "flash, float loads"},
                                                                 {"flash", "flash"},
                                                                 {"tensor_core_unpadded", "tensor_core, unpadded"},
                                                                 {"tensor_core", "tensor_core"},

@@ -9,8 +9,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -33,6 +35,7 @@ inline const std::vector<long long> kCountedLengths{64, 128, 192};
 // same test (tools.reference_registers_are_nvccs).
 inline constexpr profile::KernelRegisters kLadderRegistersSm90[] = {
     {"flash_forward_one_row_per_thread", 0, 96},
+    {"flash_forward_float_loads", 0, 128},
     {"flash_forward_tensor_core_unpadded", 64, 61},
     {"flash_forward_tensor_core_unpadded", 128, 64},
 };
@@ -55,9 +58,12 @@ struct MeasuredKernel {
 };
 inline MeasuredKernel measured_kernel(const std::string& method, const std::string& date) {
 #if ROOFLAB_LITERATE_CUDA_ON_CPU
-  // f5b5d29: the flash kernel split as FlashAttention-2 splits it.
+  // f5b5d29: the flash kernel split as FlashAttention-2 splits it; 7aeee54:
+  // its loads, stores and shared-memory reads float4s.
   if (method == "flash_one_row_per_thread" || (method == "flash" && date < "2026-11-28"))
     return {"literate/ladder/flash_one_row_per_thread.cu", ladder::flash_attention_one_row_per_thread};
+  if (method == "flash_float_loads" || (method == "flash" && date < "2026-11-29"))
+    return {"literate/ladder/flash_float_loads.cu", ladder::flash_attention_float_loads};
   // c8e0b58: the tensor-core kernel's tiles padded, no bank conflicts.
   if (method == "tensor_core_unpadded" || (method == "tensor_core" && date < "2026-11-28"))
     return {"literate/ladder/flash_tensor_core_unpadded.cu", ladder::flash_attention_tensor_core_unpadded};
@@ -68,6 +74,24 @@ inline MeasuredKernel measured_kernel(const std::string& method, const std::stri
                            : method == "flash"  ? "flash_attention"
                                                 : "flash_attention_tensor_core";
   return {"src/" + file + ".cu", profile::launcher_of(method)};
+}
+
+// An earlier rung still computes attention: its output at N = 100 (not a
+// tile multiple) against the reference's launcher of the same kind, before
+// its counts are used. Throws naming the rung.
+inline void check_rung(const MeasuredKernel& kernel, const std::string& method, int d, bool causal) {
+  if (kernel.source.rfind("src/", 0) == 0) return;  // the reference itself: its tests check it
+  const bool tensor_cores = method.find("tensor_core") != std::string::npos;
+  const Tensor4 q = rooflab::random_normal(1, 2, 100, d, 4), k = rooflab::random_normal(1, 2, 100, d, 5),
+                v = rooflab::random_normal(1, 2, 100, d, 6);
+  const AttentionResult rung = kernel.launcher(q, k, v, causal);
+  const AttentionResult reference = profile::launcher_of(tensor_cores ? "tensor_core" : "flash")(q, k, v, causal);
+  const double tolerance = tensor_cores ? 2e-2 : 1e-4;  // fp16 inputs, or fp32
+  for (std::size_t i = 0; i < reference.output.data.size(); ++i)
+    if (!(std::abs(rung.output.data[i] - reference.output.data[i]) <= tolerance))
+      throw std::runtime_error(kernel.source + " (N = 100, d = " + std::to_string(d) + (causal ? ", causal" : "") +
+                               "): output " + std::to_string(i) + " is " + std::to_string(rung.output.data[i]) +
+                               ", the reference's " + std::to_string(reference.output.data[i]));
 }
 
 // A launcher's kernels modelled at (N, d, mask) with B·H = 16 on `gpu`: the
@@ -82,9 +106,11 @@ inline Modelled model_at(const MeasuredKernel& kernel, const std::string& method
   namespace gm = rooflab::gpu_model;
   static std::map<std::tuple<std::string, int, bool>, std::vector<std::vector<rooflab::kernels::KernelRow>>> counted;
   auto& at_lengths = counted[{kernel.source, d, causal}];
-  if (at_lengths.empty())
+  if (at_lengths.empty()) {
+    check_rung(kernel, method, d, causal);
     for (const long long length : kCountedLengths)
       at_lengths.push_back(profile::count_launcher(method, kernel.launcher, 1, length, d, causal));
+  }
   Modelled modelled;
   double slowest = 0;
   for (const rooflab::kernels::KernelRow& carried :
@@ -102,7 +128,7 @@ inline Modelled model_at(const MeasuredKernel& kernel, const std::string& method
 inline std::vector<rooflab::gpu_model::RecordedTiming> recorded_timings() {
   return rooflab::gpu_model::read_recorded_timings(
       rooflab::build_paths::source_dir() / "plots" / "recorded",
-      {"standard", "flash", "tensor_core", "flash_one_row_per_thread", "tensor_core_unpadded"});
+      {"standard", "flash", "tensor_core", "flash_one_row_per_thread", "flash_float_loads", "tensor_core_unpadded"});
 }
 
 // The calibration rows: every recorded point beside the model of the kernel
@@ -112,6 +138,9 @@ inline std::string gpu_model_calibration_csv() {
   namespace gm = rooflab::gpu_model;
   std::vector<gm::CalibrationRow> rows;
 #if ROOFLAB_LITERATE_CUDA_ON_CPU
+  // Every rung, measured or not yet, still computes attention.
+  for (const std::string rung : {"flash_one_row_per_thread", "flash_float_loads", "tensor_core_unpadded"})
+    for (const bool causal : {false, true}) check_rung(measured_kernel(rung, ""), rung, 64, causal);
   for (const gm::RecordedTiming& timing : recorded_timings()) {
     const MeasuredKernel kernel = measured_kernel(timing.method, timing.date);
     const Modelled modelled =
