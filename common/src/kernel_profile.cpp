@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -65,6 +66,21 @@ const KernelRow* match(const std::vector<KernelRow>& rows, const KernelRow& row)
   for (const KernelRow& other : rows)
     if (other.method == row.method && other.kernel == row.kernel) return &other;
   return nullptr;
+}
+
+// A table's rows, each of `rows` followed by the reference's row of the same
+// kernel, then the reference's rows that `rows` lacks: `line(row, whose)`
+// writes one.
+std::string beside_reference(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
+                             const std::function<std::string(const KernelRow&, const char*)>& line) {
+  std::string lines;
+  for (const KernelRow& row : rows) {
+    lines += line(row, reference.empty() ? "" : " (yours)");
+    if (const KernelRow* theirs = match(reference, row)) lines += line(*theirs, " (reference)");
+  }
+  for (const KernelRow& theirs : reference)
+    if (!match(rows, theirs)) lines += line(theirs, " (reference)");
+  return lines;
 }
 
 // The lines with the most traffic of one kernel's launches: instructions
@@ -262,13 +278,7 @@ std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector
            duration(e.bound_s / roofline::kTypicalEfficiencyHigh) + "–" +
            duration(e.bound_s / roofline::kTypicalEfficiencyLow) + " |\n";
   };
-  for (const KernelRow& row : rows) {
-    table += line(row, reference.empty() ? "" : " (yours)");
-    if (const KernelRow* theirs = match(reference, row)) table += line(*theirs, " (reference)");
-  }
-  for (const KernelRow& theirs : reference)
-    if (!match(rows, theirs)) table += line(theirs, " (reference)");
-  return table;
+  return table + beside_reference(rows, reference, line);
 }
 
 namespace {
@@ -319,13 +329,7 @@ std::string model_table(const std::vector<KernelRow>& rows, const std::vector<Ke
            fixed("%.0f", e.rounds) + " | " + e.limited_by + " | " + duration(e.seconds) + " | " +
            fixed("%.2f", all_flops / e.seconds / 1e12) + " | " + duration(bound.bound_s) + " |\n";
   };
-  for (const KernelRow& row : rows) {
-    table += line(row, reference.empty() ? "" : " (yours)");
-    if (const KernelRow* theirs = match(reference, row)) table += line(*theirs, " (reference)");
-  }
-  for (const KernelRow& theirs : reference)
-    if (!match(rows, theirs)) table += line(theirs, " (reference)");
-  return table;
+  return table + beside_reference(rows, reference, line);
 }
 
 std::string roofline_script(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
