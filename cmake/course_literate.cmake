@@ -4,9 +4,12 @@
 #   literate/plot_data.cpp    defines rooflab::plots::add_<name>_plot_data(Files&)
 #   literate/*.gp             its figures' gnuplot templates (plots/render.sh)
 #   literate/**/*.cu          CUDA files behind its numbers (a05's ladder of
-#                             earlier kernels), run in the CPU runtime where
-#                             the assignment's kernels are (counted, not timed);
-#                             ROOFLAB_LITERATE_CUDA_ON_CPU says they are linked
+#                             kernels), run in the CPU runtime where the
+#                             assignment's kernels are (counted, not timed):
+#                             <name>_literate_cuda; ROOFLAB_LITERATE_CUDA_ON_CPU
+#                             says they are linked
+#   literate/tests/*.cpp      tests of those CUDA files, <name>_literate_tests
+#                             ("<name>.literate." in ctest)
 # Each file is optional. course_add_assignment registers what is there (only in
 # a build with the tools: `lab release` leaves literate/ out of the student
 # tree), and the docs-number and plot-data tools call every registered function
@@ -33,19 +36,12 @@ function(_course_add_literate name examples links)
     return()
   endif()
   file(GLOB_RECURSE literate_cuda CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/literate/*.cu")
-  set(cuda_on_cpu OFF)
-  if(literate_cuda AND NOT ROOFLAB_KERNELS_ON STREQUAL "gpu")
-    rooflab_cuda_on_cpu(cpu_twins ${literate_cuda})
-    list(APPEND sources ${cpu_twins})
-    set(cuda_on_cpu ON)
-  endif()
   add_library(${name}_literate OBJECT ${sources})
   target_link_libraries(${name}_literate PRIVATE ${name} ${links} rooflab_docs rooflab_plots rooflab_build_paths
                                                rooflab::warnings)
-  if(cuda_on_cpu)
-    target_include_directories(${name}_literate PRIVATE "${ROOFLAB_CUDA_CPU_HEADERS}" "${CMAKE_CURRENT_SOURCE_DIR}/literate")
-    target_link_libraries(${name}_literate PRIVATE rooflab::cuda_cpu)
-    target_compile_definitions(${name}_literate PRIVATE ROOFLAB_LITERATE_CUDA_ON_CPU=1)
+  if(literate_cuda AND NOT ROOFLAB_KERNELS_ON STREQUAL "gpu")
+    _course_add_literate_cuda(${name} ${literate_cuda})
+    target_link_libraries(${name}_literate PRIVATE ${name}_literate_cuda)
   endif()
   file(RELATIVE_PATH example_prefix "${PROJECT_BINARY_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/${name}_")
   target_compile_definitions(${name}_literate PRIVATE ROOFLAB_EXAMPLE_PATH_PREFIX="${example_prefix}")
@@ -54,6 +50,25 @@ function(_course_add_literate name examples links)
     add_dependencies(${name}_literate ${name}_${stem})
   endforeach()
   set_property(GLOBAL APPEND PROPERTY ROOFLAB_LITERATE_NAMES ${name})
+endfunction()
+
+# <name>_literate_cuda: the literate CUDA files in the CPU runtime, and
+# <name>_literate_tests where literate/tests/ has tests of them.
+function(_course_add_literate_cuda name)
+  rooflab_cuda_on_cpu(cpu_twins ${ARGN})
+  add_library(${name}_literate_cuda STATIC ${cpu_twins})
+  target_include_directories(${name}_literate_cuda PUBLIC "${ROOFLAB_CUDA_CPU_HEADERS}"
+                                                          "${CMAKE_CURRENT_SOURCE_DIR}/literate")
+  target_link_libraries(${name}_literate_cuda PUBLIC ${name} rooflab::cuda_cpu PRIVATE rooflab::warnings)
+  target_compile_definitions(${name}_literate_cuda PUBLIC ROOFLAB_LITERATE_CUDA_ON_CPU=1)
+  file(GLOB tests CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/literate/tests/*.cpp")
+  if(tests)
+    add_executable(${name}_literate_tests ${tests})
+    target_link_libraries(${name}_literate_tests PRIVATE ${name}_literate_cuda rooflab_worker_report_local
+                                                         rooflab::testing GTest::gtest_main rooflab::warnings)
+    gtest_discover_tests(${name}_literate_tests TEST_PREFIX "${name}.literate." DISCOVERY_MODE PRE_TEST
+                         PROPERTIES TIMEOUT 120)
+  endif()
 endfunction()
 
 # Links every assignment's literate library into `target` and adds two

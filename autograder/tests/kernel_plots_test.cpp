@@ -98,6 +98,8 @@ TEST(KernelProfile, RowsRoundTripThroughTheirCsv) {
   row.threads_per_block = 128;
   row.shared_bytes_per_block = 33792;
   row.heaviest_warp_requests = 1650;
+  row.async_copy_requests = 96;
+  row.async_copy_waits = 12;
   kernels::KernelRow parsed;
   ASSERT_TRUE(kernels::parse_csv_row(kernels::csv_row(row), parsed));
   EXPECT_EQ(parsed.kernel, "split_kv");
@@ -110,8 +112,15 @@ TEST(KernelProfile, RowsRoundTripThroughTheirCsv) {
   EXPECT_EQ(parsed.threads_per_block, 128);
   EXPECT_EQ(parsed.shared_bytes_per_block, 33792);
   EXPECT_EQ(parsed.heaviest_warp_requests, 1650);
+  EXPECT_EQ(parsed.async_copy_requests, 96);
+  EXPECT_EQ(parsed.async_copy_waits, 12);
   EXPECT_EQ(kernels::csv_header().substr(kernels::csv_header().find(",tensor_core_flops")),
-            ",tensor_core_flops,blocks,threads_per_block,shared_bytes_per_block,heaviest_warp_requests");
+            ",tensor_core_flops,blocks,threads_per_block,shared_bytes_per_block,heaviest_warp_requests,"
+            "async_copy_requests,async_copy_waits");
+  // A row from before cp.async was counted: none.
+  ASSERT_TRUE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1,1,7,8,128,0,5", parsed));
+  EXPECT_EQ(parsed.heaviest_warp_requests, 5);
+  EXPECT_EQ(parsed.async_copy_requests, 0);
   // A row from before the launch shapes were recorded: none; from before the
   // tensor-core FLOPs were counted: none of those either.
   ASSERT_TRUE(kernels::parse_csv_row("kernel,decode,split_kv,2048,1,1,1,1,1,1,1,1,1,7", parsed));

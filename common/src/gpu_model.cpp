@@ -105,10 +105,14 @@ Estimate estimate(const KernelWork& work, const LaunchShape& shape, const Archit
   result.tensor_s = share * work.tensor_core_flops / (gpu.tensor_flops_per_s / sms);
   result.dram_s = work.dram_bytes / gpu.dram_bytes_per_s;
   // A warp's own chain of waits, once per round of resident blocks: the
-  // average warp's, and in one round the heaviest warp's.
+  // average warp's, and in one round the heaviest warp's. A cp.async is no
+  // wait (nor is its landing in shared memory); the wait_group for a group
+  // of them is one global latency, however many copies it covers.
   const double warps = launches * shape.blocks * ((shape.threads_per_block + kWarpSize - 1) / kWarpSize);
-  const double wait_cycles = work.shared_requests * kSharedLatencyCycles +
-                             work.global_requests * kGlobalLatencyCycles / kGlobalRequestsInFlight;
+  const double asynchronous = std::min(work.async_copy_requests, std::min(work.global_requests, work.shared_requests));
+  const double wait_cycles = (work.shared_requests - asynchronous) * kSharedLatencyCycles +
+                             (work.global_requests - asynchronous) * kGlobalLatencyCycles / kGlobalRequestsInFlight +
+                             work.async_copy_waits * kGlobalLatencyCycles;
   const double chain_cycles = wait_cycles / warps;
   const double heaviest_chain_cycles =
       requests > 0 ? std::max(chain_cycles, work.heaviest_warp_requests * wait_cycles / requests) : chain_cycles;

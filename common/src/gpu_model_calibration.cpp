@@ -108,7 +108,8 @@ std::vector<kernels::KernelRow> extrapolate(const std::vector<std::vector<kernel
           &kernels::KernelRow::load_sectors, &kernels::KernelRow::store_requests, &kernels::KernelRow::store_sectors,
           &kernels::KernelRow::shared_requests, &kernels::KernelRow::shared_bank_conflicts,
           &kernels::KernelRow::tensor_core_flops, &kernels::KernelRow::blocks,
-          &kernels::KernelRow::heaviest_warp_requests}) {
+          &kernels::KernelRow::heaviest_warp_requests, &kernels::KernelRow::async_copy_requests,
+          &kernels::KernelRow::async_copy_waits}) {
       const double y[3] = {rows[0]->*field, rows[1]->*field, rows[2]->*field};
       // One warp's requests do not grow with the batch and heads; the rest do.
       const double scale = field == &kernels::KernelRow::heaviest_warp_requests ? 1.0 : batch_heads;
@@ -130,6 +131,8 @@ Estimate estimate_row(const kernels::KernelRow& row, const Architecture& gpu, in
   work.shared_requests = row.shared_requests;
   work.shared_bank_conflicts = row.shared_bank_conflicts;
   work.heaviest_warp_requests = row.heaviest_warp_requests;
+  work.async_copy_requests = row.async_copy_requests;
+  work.async_copy_waits = row.async_copy_waits;
   // A submission's profile prints what it likes: sizes past any GPU's are
   // capped before they become integers (the block then does not fit).
   LaunchShape shape;

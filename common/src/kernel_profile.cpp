@@ -155,6 +155,8 @@ std::vector<KernelRow> profile_kernels(const std::string& method, long long n, c
     row.shared_bytes_per_block = static_cast<double>(launch.dynamic_shared_bytes + launch.static_shared_bytes);
     row.heaviest_warp_requests =
         std::max(row.heaviest_warp_requests, static_cast<double>(launch.heaviest_warp_requests));
+    row.async_copy_requests += static_cast<double>(launch.async_copy_requests);
+    row.async_copy_waits += static_cast<double>(launch.async_copy_waits);
   }
   // The formula counts a kernel's FLOPs whichever unit does them: what the
   // tensor cores did is theirs, the rest the CUDA cores'.
@@ -188,7 +190,7 @@ std::string lines_table(const std::vector<KernelRow>& rows, const std::vector<Gr
 std::string csv_header() {
   return "kernel,method,name,n,launches,flops,dram_bytes,load_requests,load_sectors,store_requests,store_sectors,"
          "shared_requests,shared_bank_conflicts,tensor_core_flops,blocks,threads_per_block,shared_bytes_per_block,"
-         "heaviest_warp_requests";
+         "heaviest_warp_requests,async_copy_requests,async_copy_waits";
 }
 
 std::string csv_row(const KernelRow& row) {
@@ -198,10 +200,10 @@ std::string csv_row(const KernelRow& row) {
   line += row.kernel;
   line += ',';
   line += std::to_string(row.n);
-  for (const double value :
-       {row.launches, row.flops, row.dram_bytes, row.load_requests, row.load_sectors, row.store_requests,
-        row.store_sectors, row.shared_requests, row.shared_bank_conflicts, row.tensor_core_flops, row.blocks,
-        row.threads_per_block, row.shared_bytes_per_block, row.heaviest_warp_requests}) {
+  for (const double value : {row.launches, row.flops, row.dram_bytes, row.load_requests, row.load_sectors,
+                             row.store_requests, row.store_sectors, row.shared_requests, row.shared_bank_conflicts,
+                             row.tensor_core_flops, row.blocks, row.threads_per_block, row.shared_bytes_per_block,
+                             row.heaviest_warp_requests, row.async_copy_requests, row.async_copy_waits}) {
     line += ',';
     line += number(value);
   }
@@ -212,10 +214,10 @@ bool parse_csv_row(const std::string& line, KernelRow& row) {
   std::vector<std::string> fields;
   std::stringstream stream(line);
   for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
-  // 18 fields; 14 in a CSV from before launch shapes were recorded, 13 from
-  // before the tensor-core FLOPs were counted.
-  if ((fields.size() != 13 && fields.size() != 14 && fields.size() != 18) || fields[0] != "kernel" ||
-      !plain_name(fields[1]) || !plain_name(fields[2]))
+  // 20 fields; 18 in a CSV from before cp.async was counted, 14 from before
+  // launch shapes were recorded, 13 from before the tensor-core FLOPs were.
+  if ((fields.size() != 13 && fields.size() != 14 && fields.size() != 18 && fields.size() != 20) ||
+      fields[0] != "kernel" || !plain_name(fields[1]) || !plain_name(fields[2]))
     return false;
   KernelRow parsed;
   parsed.method = fields[1];
@@ -233,7 +235,9 @@ bool parse_csv_row(const std::string& line, KernelRow& row) {
                        &parsed.blocks,
                        &parsed.threads_per_block,
                        &parsed.shared_bytes_per_block,
-                       &parsed.heaviest_warp_requests};
+                       &parsed.heaviest_warp_requests,
+                       &parsed.async_copy_requests,
+                       &parsed.async_copy_waits};
   try {
     std::size_t used = 0;
     parsed.n = std::stoll(fields[3], &used);

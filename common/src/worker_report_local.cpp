@@ -40,6 +40,8 @@ WorkerReport take_worker_report() {
     launch.dram_read_bytes = m.dram_read_bytes;
     launch.dram_write_bytes = m.dram_write_bytes;
     launch.heaviest_warp_requests = m.heaviest_warp_requests;
+    launch.async_copy_requests = m.async_copy_requests;
+    launch.async_copy_waits = m.async_copy_waits;
     launch.bytes_read_from = record.bytes_read_from;
     launch.host_words_read = record.host_words_read;
     launch.tensor_core_operations = record.tensor_core_operations;

@@ -188,6 +188,40 @@ TEST(CudaCpuTensorCore, CpAsyncDataIsInFlightUntilTheWait) {
   cudaFree(out);
 }
 
+// A block of 2 warps copies two stages of 32 float4 per warp, waits twice
+// (once with a group still in flight) and reads both: 4 cp.async requests
+// (global loads a warp does not wait for), 4 waits (one per warp and
+// wait_group), and the 2 plain loads of the results' reads are not among them.
+__global__ void two_stages_per_warp(const float4* in, float* out) {
+  __shared__ float4 stages[2][64];
+  const int t = threadIdx.x;
+  tc::cp_async_16_cg(&stages[0][t], &in[t]);
+  tc::cp_async_commit_group();
+  tc::cp_async_16_cg(&stages[1][t], &in[64 + t]);
+  tc::cp_async_commit_group();
+  tc::cp_async_wait_group<1>();
+  const float first = stages[0][t].x;
+  tc::cp_async_wait_group<0>();
+  out[t] = first + stages[1][t].x + in[t].y;
+}
+
+TEST(CudaCpuTensorCore, CpAsyncRequestsAndTheirWaitsAreCountedPerWarp) {
+  float4* in = device_copy(std::vector<float4>(128, float4{1, 2, 3, 4}));
+  float* out = device_copy(std::vector<float>(64, 0.0f));
+  rooflab::cuda_cpu::take_launch_records();
+  EXPECT_EQ(kernel_error([&] { two_stages_per_warp<<<1, 64>>>(in, out); }), "");
+  const std::vector<LaunchRecord> records = rooflab::cuda_cpu::take_launch_records();
+  ASSERT_EQ(records.size(), 1u);
+  const rooflab::cuda_cpu::MemoryCounters& memory = records[0].memory;
+  EXPECT_EQ(memory.async_copy_requests, 4u);
+  EXPECT_EQ(memory.async_copy_waits, 4u);
+  EXPECT_EQ(memory.global_load_requests, 4u + 2);  // the copies' and the plain loads of in[t].y
+  EXPECT_EQ(memory.shared_store_requests, 4u);     // the copies landing
+  EXPECT_EQ(out[0], 4.0f);
+  cudaFree(in);
+  cudaFree(out);
+}
+
 // wait_group<1> leaves the latest group in flight: reading it is a race.
 constexpr int kLatestGroupRead = __LINE__ + 10;
 __global__ void reads_the_group_still_in_flight(const float4* in, float* out) {

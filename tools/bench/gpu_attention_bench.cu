@@ -11,8 +11,9 @@
 // usage: rooflab_gpu_attention_bench --n N --d D --causal 0|1 [--runs R] [--batch B] [--heads H]
 // prints one CSV row per kernel: kernel,n,d,causal,median_ms,tflops (standard,
 // flash, tensor_core, and where the reference's literate/ folder is, the
-// ladder's earlier rungs flash_one_row_per_thread, flash_float_loads and
-// tensor_core_unpadded)
+// ladder's other rungs: flash_one_row_per_thread, flash_float_loads and
+// tensor_core_unpadded below the reference, mma_sync and mma_sync_bf16 above)
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -22,12 +23,14 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "a05_cuda_attention/cuda_attention.hpp"
 #include "gpu_timing.cuh"
 #include "rooflab/cuda_helpers.hpp"
 #include "rooflab/not_implemented.hpp"
+#include "rooflab/tensor_core.hpp"
 
 // Each reference file in a namespace of its own: their internal names
 // (kBlockRows, shared_bytes, …) repeat from file to file. Every header they
@@ -45,9 +48,9 @@ using namespace ::a05_cuda_attention;
 #include "a05_cuda_attention/src/flash_attention_tensor_core.cu"
 }  // namespace tensor_core
 
-// The ladder's earlier rungs, which the reference kernels replaced, timed
-// beside them: each step's gain, measured (instructor-side: a student's
-// repository has no literate/ folder).
+// The ladder's other rungs, timed beside the reference kernels: the earlier
+// ones they replaced, and the mma.sync rung above them; each step's gain,
+// measured (instructor-side: a student's repository has no literate/ folder).
 #if __has_include("a05_cuda_attention/literate/ladder/ladder.hpp")
 #define ROOFLAB_BENCH_LADDER 1
 #include "a05_cuda_attention/literate/ladder/ladder.hpp"
@@ -63,6 +66,10 @@ namespace unpadded {
 using namespace ::a05_cuda_attention;
 #include "a05_cuda_attention/literate/ladder/flash_tensor_core_unpadded.cu"
 }  // namespace unpadded
+namespace mma_sync {
+using namespace ::a05_cuda_attention;
+#include "a05_cuda_attention/literate/ladder/flash_mma_sync.cu"
+}  // namespace mma_sync
 #endif
 
 namespace {
@@ -179,6 +186,22 @@ void run(const Options& o) {
                <<<dim3(ceil_div(o.n, un::kBlockRows), matrices), un::kWarps * 32, un_shared>>>(
                    hq.get(), hk.get(), hv.get(), out.get(), lse.get(), o.n, o.n, scale, o.causal);
          }));
+  namespace ms = mma_sync::a05_cuda_attention::ladder;
+  const auto time_mma_sync = [&](const char* name, auto element) {
+    using T = decltype(element);
+    const std::vector<T> inputs = ms::to_16_bits<T>(values);
+    const DeviceBuffer<T> mq(inputs), mk(inputs), mv(inputs);
+    const std::size_t ms_shared = ms::shared_bytes<D>();
+    ROOFLAB_CUDA_CHECK(cudaFuncSetAttribute(ms::flash_forward_mma_sync<T, D>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(ms_shared)));
+    report(name, median_ms(o.runs, [&] {
+             ms::flash_forward_mma_sync<T, D>
+                 <<<dim3(ceil_div(o.n, ms::kBlockRows), matrices), ms::kThreads, ms_shared>>>(
+                     mq.get(), mk.get(), mv.get(), out.get(), lse.get(), o.n, o.n, scale_log2, o.causal);
+           }));
+  };
+  time_mma_sync("mma_sync", __half{});
+  time_mma_sync("mma_sync_bf16", __nv_bfloat16{});
 #endif
 }
 

@@ -55,63 +55,78 @@ std::string cell(const std::map<std::string, double>& row, const std::string& ke
   return text;
 }
 
+// A ratio's cell, "—" where either kernel did not run at that point.
+std::string ratio_cell(const std::map<std::string, double>& row, const std::string& over, const std::string& under) {
+  if (!row.count(over) || !row.count(under)) return "—";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", row.at(over) / row.at(under));
+  return text;
+}
+
 // The Markdown table of `rows`, with the ladder's two targets: the fp32 flash
-// kernel against the standard kernels (≥ 2×) and the tensor-core kernel
-// against PyTorch's flash backend (≥ 0.8× as a geometric mean).
+// kernel against the standard kernels (≥ 2×) and the fastest tensor-core
+// rung (mma_sync where the run timed it, else the reference's WMMA kernel)
+// against PyTorch's flash backend, in fp16 and in bf16 (≥ 0.8× as a
+// geometric mean over every point of both).
 void print_table(const Rows& rows, const GpuAttentionBenchOptions& options) {
   std::printf(
       "B = %d, H = %d, TFLOP/s = 4·B·H·N²·d / time (halved for causal); CUDA events, L2 flushed before each "
-      "run, median of %d. Reference kernels fp32 (standard, flash) and fp16 with fp32 accumulation "
-      "(tensor_core); PyTorch fp16.\n",
+      "run, median of up to %d (at least three, as many as fit in 250 ms). Reference kernels fp32 (standard, "
+      "flash) and fp16 or bf16 with fp32 accumulation (tensor cores); PyTorch fp16, and bf16 where named.\n",
       options.batch, options.heads, options.runs);
-  // The ladder's earlier rungs, where the run timed them, each left of its successor.
-  bool ladder = false;
-  for (const auto& [key, row] : rows) ladder = ladder || row.count("flash_one_row_per_thread") > 0;
-  const std::vector<std::pair<std::string, std::string>> columns =
-      ladder ? std::vector<std::pair<std::string, std::string>>{{"standard", "standard"},
-                                                                {"flash_one_row_per_thread", "flash, one row a thread"},
-                                                                {"flash_float_loads", "flash, float loads"},
-                                                                {"flash", "flash"},
-                                                                {"tensor_core_unpadded", "tensor_core, unpadded"},
-                                                                {"tensor_core", "tensor_core"},
-                                                                {"torch_flash", "PyTorch flash"},
-                                                                {"torch_cudnn", "PyTorch cuDNN"}}
-             : std::vector<std::pair<std::string, std::string>>{{"standard", "standard"},
-                                                                {"flash", "flash"},
-                                                                {"tensor_core", "tensor_core"},
-                                                                {"torch_flash", "PyTorch flash"},
-                                                                {"torch_cudnn", "PyTorch cuDNN"}};
+  // The ladder left to right; the reference's kernels and PyTorch's fp16
+  // always, the other rungs and bf16 where the run timed them.
+  const struct {
+    const char *kernel, *title;
+    bool always;
+  } known[] = {{"standard", "standard", true},
+               {"flash_one_row_per_thread", "flash, one row a thread", false},
+               {"flash_float_loads", "flash, float loads", false},
+               {"flash", "flash", true},
+               {"tensor_core_unpadded", "tensor_core, unpadded", false},
+               {"tensor_core", "tensor_core", true},
+               {"mma_sync", "mma_sync", false},
+               {"mma_sync_bf16", "mma_sync bf16", false},
+               {"torch_flash", "PyTorch flash", true},
+               {"torch_cudnn", "PyTorch cuDNN", true},
+               {"torch_flash_bf16", "PyTorch flash bf16", false},
+               {"torch_cudnn_bf16", "PyTorch cuDNN bf16", false}};
+  const auto timed = [&](const std::string& kernel) {
+    for (const auto& [key, row] : rows)
+      if (row.count(kernel)) return true;
+    return false;
+  };
+  std::vector<std::pair<std::string, std::string>> columns;
+  for (const auto& column : known)
+    if (column.always || timed(column.kernel)) columns.emplace_back(column.kernel, column.title);
+  const std::string fastest = timed("mma_sync") ? "mma_sync" : "tensor_core";
+  const bool bf16 = timed("mma_sync_bf16");
   std::printf("\n| N | d | causal |");
   for (const auto& column : columns) std::printf(" %s |", column.second.c_str());
-  std::printf(" flash / standard | tensor_core / PyTorch flash |\n|---:|---:|---|");
-  for (std::size_t i = 0; i < columns.size() + 2; ++i) std::printf("---:|");
+  std::printf(" flash / standard | %s / PyTorch flash |%s\n|---:|---:|---|", fastest.c_str(),
+              bf16 ? " mma_sync bf16 / PyTorch flash bf16 |" : "");
+  for (std::size_t i = 0; i < columns.size() + 2 + (bf16 ? 1 : 0); ++i) std::printf("---:|");
   std::printf("\n");
   double log_sum = 0;
   int ratios = 0;
   for (const auto& [key, row] : rows) {
     const auto& [n, d, causal] = key;
-    std::string ratio = "—";
-    if (row.count("tensor_core") && row.count("torch_flash")) {
-      const double value = row.at("tensor_core") / row.at("torch_flash");
-      log_sum += std::log(value);
-      ++ratios;
-      char text[32];
-      std::snprintf(text, sizeof text, "%.2f", value);
-      ratio = text;
-    }
-    std::string flash_ratio = "—";
-    if (row.count("flash") && row.count("standard")) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.2f", row.at("flash") / row.at("standard"));
-      flash_ratio = text;
-    }
     std::printf("| %lld | %d | %s |", n, d, causal ? "yes" : "no");
     for (const auto& column : columns) std::printf(" %s |", cell(row, column.first).c_str());
-    std::printf(" %s | %s |\n", flash_ratio.c_str(), ratio.c_str());
+    std::printf(" %s | %s |", ratio_cell(row, "flash", "standard").c_str(),
+                ratio_cell(row, fastest, "torch_flash").c_str());
+    if (bf16) std::printf(" %s |", ratio_cell(row, "mma_sync_bf16", "torch_flash_bf16").c_str());
+    std::printf("\n");
+    for (const auto& [over, under] : {std::pair<std::string, std::string>{fastest, "torch_flash"},
+                                      std::pair<std::string, std::string>{"mma_sync_bf16", "torch_flash_bf16"}})
+      if (row.count(over) && row.count(under)) {
+        log_sum += std::log(row.at(over) / row.at(under));
+        ++ratios;
+      }
   }
   if (ratios > 0)
-    std::printf("\ntensor_core / PyTorch flash, geometric mean over %d points: %.2f (target ≥ 0.80)\n", ratios,
-                std::exp(log_sum / ratios));
+    std::printf("\n%s / PyTorch flash%s, geometric mean over %d points: %.2f (target ≥ 0.80)\n", fastest.c_str(),
+                bf16 ? " (fp16 and bf16)" : "", ratios, std::exp(log_sum / ratios));
 }
 
 }  // namespace
@@ -153,15 +168,13 @@ int run_gpu_attention_bench(const GpuAttentionBenchOptions& options) {
     for (const int causal : {0, 1}) {
       for (long long n = options.min_n; n <= options.max_n; n *= 2) {
         std::fprintf(stderr, "bench attention --gpu: N = %lld, d = %d%s ...\n", n, d, causal ? ", causal" : "");
-        const std::string args = " " + std::to_string(n) + " " + std::to_string(d) + " " + std::to_string(causal) +
-                                 " " + std::to_string(options.runs) + " " + std::to_string(options.batch) + " " +
-                                 std::to_string(options.heads);
-        if (!collect(bench + " --n " + std::to_string(n) + " --d " + std::to_string(d) + " --causal " +
-                         std::to_string(causal) + " --runs " + std::to_string(options.runs) + " --batch " +
-                         std::to_string(options.batch) + " --heads " + std::to_string(options.heads),
-                     rows))
-          return 1;
-        torch_ran = collect(python + " " + peer_script("torch_gpu_attention.py") + args, rows) && torch_ran;
+        std::ostringstream ours, torch;
+        ours << bench << " --n " << n << " --d " << d << " --causal " << causal << " --runs " << options.runs
+             << " --batch " << options.batch << " --heads " << options.heads;
+        torch << python << " " << peer_script("torch_gpu_attention.py") << " " << n << " " << d << " " << causal << " "
+              << options.runs << " " << options.batch << " " << options.heads;
+        if (!collect(ours.str(), rows)) return 1;
+        torch_ran = collect(torch.str(), rows) && torch_ran;
       }
     }
   }

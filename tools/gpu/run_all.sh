@@ -4,8 +4,10 @@
 #
 #   1. the device, driver and toolkit                        -> device.txt
 #   2. a build of the reference for this GPU (kernels on it)  -> run.log
-#   3. the ladder benchmark: a05's reference kernels beside PyTorch's flash and
-#      cuDNN attention, TFLOP/s per shape                     -> attention_gpu.csv
+#   3. the ladder benchmark: a05's reference kernels, the ladder's earlier
+#      rungs and its mma.sync rung (fp16 and bf16) beside PyTorch's flash and
+#      cuDNN attention (fp16 and bf16), TFLOP/s per shape, N = 1k-16k
+#                                                             -> attention_gpu.csv
 #   4. a06's decode kernels (split-KV and merge, contiguous and paged) against
 #      the GPU's copy bandwidth, 1k-64k tokens, 1 and 8 sequences -> decode_gpu.csv
 #   5. every public and hidden test of a03-a06 on the GPU     -> run.log
@@ -23,7 +25,7 @@
 #   --budget-s  seconds for the whole run (default 540)
 #   --deps      .deb files to unpack where the machine lacks the course's
 #               packages (tools/gpu/prepare.sh makes them; default build/gpu-deps)
-#   --max-n     the benchmark's longest sequence (default 8192; from 1024, doubling)
+#   --max-n     the benchmark's longest sequence (default 16384; from 1024, doubling)
 #   --runs      timed runs per benchmark point (default 20)
 #   --build-only  steps 1 and 2 alone, with or without a GPU: checks, on any
 #               machine with nvcc, that the GPU build and the packages work
@@ -31,7 +33,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$root/build/gpu-run}
-budget=540 deps=$root/build/gpu-deps max_n=8192 runs=20 build_only=0
+budget=540 deps=$root/build/gpu-deps max_n=16384 runs=20 build_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out=${2:?--out needs a folder}; shift 2 ;;
@@ -155,7 +157,7 @@ bench_all() {
   done
 }
 export -f bench_all
-step bench_attention 240 30 bench_all
+step bench_attention 300 30 bench_all
 
 # 4. Decode attention against the copy bandwidth.
 decode_all() {

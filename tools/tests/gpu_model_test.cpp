@@ -91,6 +91,18 @@ TEST(GpuModel, FewWarpsAreLatencyBoundAndManyAreBandwidthBound) {
   gm::KernelWork lopsided = work;
   lopsided.heaviest_warp_requests = 2.0 * (1 << 24) / 132;
   EXPECT_NEAR(gm::estimate(lopsided, {132, 32, 0, 32}, h100).latency_s, 2 * few.latency_s, 1e-12);
+  // Copies by cp.async are no wait for the warp, nor their landing in shared
+  // memory: a wait_group is one global latency for all the copies it covers.
+  gm::KernelWork blocking;
+  blocking.global_requests = blocking.shared_requests = 1 << 16;  // loads, each stored to shared memory
+  gm::KernelWork asynchronous = blocking;
+  asynchronous.async_copy_requests = 1 << 16;
+  asynchronous.async_copy_waits = (1 << 16) / 8.0;  // a wait for every 8 copies
+  const double blocking_s = gm::estimate(blocking, {132, 32, 0, 32}, h100).latency_s;
+  EXPECT_NEAR(blocking_s, (1 << 16) / 132.0 * (gm::kSharedLatencyCycles + gm::kGlobalLatencyCycles) / h100.clock_hz,
+              1e-12);
+  EXPECT_NEAR(gm::estimate(asynchronous, {132, 32, 0, 32}, h100).latency_s,
+              (1 << 16) / 132.0 / 8 * gm::kGlobalLatencyCycles / h100.clock_hz, 1e-12);
   // Tensor-core FLOPs at the tensor peak, DRAM bytes at the bandwidth.
   gm::KernelWork dense;
   dense.tensor_core_flops = 989.4e12;

@@ -40,6 +40,25 @@ out=$("$rooflab" bench attention --gpu-results "$work/attention_gpu.csv" 2>&1) |
 grep -qF "| 1024 | 64 | no | 5.0 | 12.5 | 50.0 | 100.0 | — | 2.50 | 0.50 |" <<<"$out" || fail "--gpu-results: row 1024: $out"
 grep -qF "| 2048 | 64 | no | 5.0 | 20.0 | 50.0 | — | — | 4.00 | — |" <<<"$out" || fail "--gpu-results: row 2048: $out"
 grep -qF "geometric mean over 1 points: 0.50" <<<"$out" || fail "--gpu-results: no geometric mean: $out"
+# With the ladder's mma.sync rung, in fp16 and bf16: its columns, and the
+# target's ratio taken from it, both dtypes in the geometric mean.
+cat >"$work/ladder_gpu.csv" <<'CSV'
+kernel,n,d,causal,median_ms,tflops
+standard,1024,64,0,0.1000,5.00
+flash,1024,64,0,0.0400,12.50
+tensor_core,1024,64,0,0.0100,50.00
+mma_sync,1024,64,0,0.0100,80.00
+mma_sync_bf16,1024,64,0,0.0100,90.00
+torch_flash,1024,64,0,0.0050,100.00
+torch_flash_bf16,1024,64,0,0.0050,100.00
+CSV
+out=$("$rooflab" bench attention --gpu-results "$work/ladder_gpu.csv" 2>&1) || fail "--gpu-results failed: $out"
+grep -qF "| standard | flash | tensor_core | mma_sync | mma_sync bf16 | PyTorch flash | PyTorch cuDNN | PyTorch flash bf16 | flash / standard | mma_sync / PyTorch flash | mma_sync bf16 / PyTorch flash bf16 |" <<<"$out" ||
+  fail "--gpu-results: the ladder's header: $out"
+grep -qF "| 1024 | 64 | no | 5.0 | 12.5 | 50.0 | 80.0 | 90.0 | 100.0 | — | 100.0 | 2.50 | 0.80 | 0.90 |" <<<"$out" ||
+  fail "--gpu-results: the ladder's row: $out"
+grep -qF "mma_sync / PyTorch flash (fp16 and bf16), geometric mean over 2 points: 0.85" <<<"$out" ||
+  fail "--gpu-results: the ladder's geometric mean: $out"
 out=$("$rooflab" bench attention --gpu-results "$work/missing.csv" 2>&1) && fail "--gpu-results took a missing file"
 grep -q "missing.csv" <<<"$out" || fail "--gpu-results: the error does not name the file: $out"
 rm -rf "$work"

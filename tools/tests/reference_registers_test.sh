@@ -27,10 +27,11 @@ entries=$(grep -hoE '\{"[a-z_]+", [0-9]+, [0-9]+\}' "$lab/profile/kernel_counts.
 failed=0
 while read -r kernel head_dim registers; do
   # Mangled names hold the kernel's name after its length (13flash_forward),
-  # and a template's d as ILi64E.
+  # and a template's d as ILi64E, after any type argument (I6__halfLi64E):
+  # every instance of one d must agree.
   pattern="${#kernel}${kernel}"
-  [ "$head_dim" != 0 ] && pattern+="ILi${head_dim}E"
-  found=$(grep -F -- "$pattern" <<<"$usage" | grep -v -F -- "${pattern}_" | awk '{print $2}' | sort -u)
+  [ "$head_dim" != 0 ] && pattern+="I[A-Za-z0-9_]*Li${head_dim}E"
+  found=$(grep -E -- "$pattern" <<<"$usage" | grep -v -F -- "${#kernel}${kernel}_" | awk '{print $2}' | sort -u)
   if [ "$found" = "$registers" ]; then
     echo "ok: $kernel (d = $head_dim): $registers registers"
   else

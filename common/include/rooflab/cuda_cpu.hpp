@@ -181,6 +181,9 @@ void async_copy_commit();
 // caller writes it (access_for, at the copy's line: a shared store).
 // Returns false when none is left.
 bool async_copy_next_landing(int allowed_pending, const void*& pc, void*& to, void* data, unsigned& bytes);
+// Counts a cp.async.wait_group (or wait_all) of the calling thread's warp,
+// once per warp: its first lane's (MemoryCounters::async_copy_waits).
+void async_copy_wait();
 // The lanes of the calling thread's warp that have not exited.
 unsigned active_mask();
 // __nanosleep, and any wait: lets the block's other threads run.
@@ -223,6 +226,12 @@ struct MemoryCounters {
   // chain of waits in the launch, which decides its time where too few warps
   // hide them (a causal kernel's last row tile: twice the average).
   std::uint64_t heaviest_warp_requests = 0;
+  // Of the global load requests, those cp.async made (a warp goes on without
+  // waiting for them; each also lands as a shared store request), and the
+  // cp.async.wait_group (or wait_all) instructions that waited for them, one
+  // per warp: a kernel that overlaps its copies with its work waits once per
+  // group, not once per load.
+  std::uint64_t async_copy_requests = 0, async_copy_waits = 0;
 };
 
 // One source instruction's memory requests over a launch, what Nsight

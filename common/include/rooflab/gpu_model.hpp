@@ -108,6 +108,10 @@ struct KernelWork {
   // The most requests one warp made in a launch (0: not known, the average
   // warp's taken): its chain of waits is the launch's longest.
   double heaviest_warp_requests = 0;
+  // Of the global requests, those cp.async made, which a warp issues without
+  // waiting (each also lands as one of the shared requests), and the waits
+  // for them, one per warp and cp.async.wait_group: a global latency each.
+  double async_copy_requests = 0, async_copy_waits = 0;
 };
 
 struct Estimate {

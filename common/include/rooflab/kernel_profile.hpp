@@ -41,6 +41,9 @@ struct KernelRow {
   double blocks = 0, threads_per_block = 0, shared_bytes_per_block = 0;
   // The most requests one warp made, in any launch (MemoryCounters).
   double heaviest_warp_requests = 0;
+  // Of the load requests, cp.async's, and the warps' cp.async waits
+  // (MemoryCounters). 0 in a CSV from before they were counted.
+  double async_copy_requests = 0, async_copy_waits = 0;
   // Its source lines with the most bank conflicts, then the most traffic
   // (sectors and wavefronts), at most kLinesPerKernel; only from
   // profile_kernels (not in the CSV).
@@ -59,7 +62,7 @@ std::vector<KernelRow> profile_kernels(const std::string& method, long long n, c
 
 // One CSV line a row: "kernel,<method>,<kernel>,<n>,<launches>,<flops>,…,
 // <tensor_core_flops>,<blocks>,<threads_per_block>,<shared_bytes_per_block>,
-// <heaviest_warp_requests>".
+// <heaviest_warp_requests>,<async_copy_requests>,<async_copy_waits>".
 std::string csv_header();
 std::string csv_row(const KernelRow& row);
 // Whether `line` is a kernel row (fields parsed as numbers, names capped and

@@ -326,6 +326,7 @@ inline void cp_async(const char* what, const void* pc, void* to, const void* fro
 }
 
 inline void land(int allowed_pending) {
+  rooflab::cuda_cpu::async_copy_wait();
   const void* pc;
   void* to;
   alignas(16) unsigned char data[16];

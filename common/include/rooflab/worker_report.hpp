@@ -42,6 +42,7 @@ struct KernelLaunch {
   std::uint64_t shared_wavefronts = 0, shared_bank_conflicts = 0;
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   std::uint64_t heaviest_warp_requests = 0;
+  std::uint64_t async_copy_requests = 0, async_copy_waits = 0;
   // What it read of device memory, by who last wrote it, and the distinct
   // 4-byte words it read that a copy from the host had put there (sorted).
   std::vector<std::pair<std::string, std::uint64_t>> bytes_read_from;

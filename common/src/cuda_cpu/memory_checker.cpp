@@ -182,6 +182,7 @@ Access access_of(std::uintptr_t address, unsigned size, unsigned flags, const vo
   access.range = flags & kRange;
   access.counted = !(flags & (kUncounted | kAsyncIssue));
   access.lands = !(flags & kAsyncIssue);
+  access.asynchronous = flags & kAsyncSource;
   return access;
 }
 
@@ -677,6 +678,7 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
   const bool shared = region->kind == RegionKind::shared;
   const Operation operation = access.strength == Strength::atomic && access.write ? Operation::atomic
                               : access.write                                      ? Operation::store
+                              : access.asynchronous                               ? Operation::async_load
                                                                                   : Operation::load;
   WarpRequests& warp = warps_[thread.linear / kWarpSize];
   if (!access.counted) {

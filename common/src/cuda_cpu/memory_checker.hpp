@@ -48,6 +48,9 @@ struct Access {
   // issued, whose data lands later).
   bool counted = true;
   bool lands = true;
+  // A cp.async's source, read as it is issued: a load its thread goes on
+  // without (MemoryCounters::async_copy_requests).
+  bool asynchronous = false;
 };
 
 class LaunchChecker {
@@ -119,6 +122,8 @@ class LaunchChecker {
   void count_shared_load(unsigned wavefronts, unsigned fewest) {
     count_shared_request(counters_, Operation::load, wavefronts, fewest);
   }
+  // A warp's cp.async.wait_group (MemoryCounters::async_copy_waits).
+  void count_async_copy_wait() { ++counters_.async_copy_waits; }
   // Whether [address, address + size) lies in the running block's shared memory.
   bool in_shared_memory(std::uintptr_t address, std::size_t size) const;
   // cp.async: the copies in flight of the running block (async_copies.hpp).

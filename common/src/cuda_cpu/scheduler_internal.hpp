@@ -13,12 +13,13 @@ namespace rooflab::cuda_cpu::detail {
 // What an access is (LaunchChecker::check's flags).
 enum AccessFlag : unsigned {
   kWrite = 1,
-  kAtomic = 2,        // an atomic function or std::atomic operation
-  kSynchronizes = 4,  // acquires or releases in the check itself (atomics.cpp does its own, after the update)
-  kVolatile = 8,      // a volatile load or store: relaxed, not synchronising by itself
-  kRange = 16,        // one side of a copy (memcpy, memmove, a struct copy)
-  kUncounted = 32,    // checked, but counted by its instruction as a whole (an ldmatrix row)
-  kAsyncIssue = 64,   // a cp.async's destination as it is issued: race-checked as a write, nothing more
+  kAtomic = 2,         // an atomic function or std::atomic operation
+  kSynchronizes = 4,   // acquires or releases in the check itself (atomics.cpp does its own, after the update)
+  kVolatile = 8,       // a volatile load or store: relaxed, not synchronising by itself
+  kRange = 16,         // one side of a copy (memcpy, memmove, a struct copy)
+  kUncounted = 32,     // checked, but counted by its instruction as a whole (an ldmatrix row)
+  kAsyncIssue = 64,    // a cp.async's destination as it is issued: race-checked as a write, nothing more
+  kAsyncSource = 128,  // a cp.async's source as it is issued: a global load its thread does not wait for
 };
 
 // Stops the running CUDA thread for good and fails its launch with `why`:

@@ -77,7 +77,8 @@ void async_copy_issue(const void* pc, void* to, const void* from, unsigned bytes
   for (unsigned done = 0; done < source_bytes;) {
     unsigned piece = 16;
     while (piece > source_bytes - done || (source + done) % piece != 0) piece /= 2;
-    access_for(pc, copy.data + done, reinterpret_cast<const void*>(source + done), piece, /*write=*/false);
+    detail::on_access(reinterpret_cast<const void*>(source + done), piece, detail::kAsyncSource, pc);
+    std::memcpy(copy.data + done, reinterpret_cast<const void*>(source + done), piece);
     done += piece;
   }
   if (const detail::AsyncCopies::Copy* other = checker->async_copies().conflicting(destination, bytes, true))
@@ -95,6 +96,11 @@ void async_copy_commit() {
   auto [thread, checker] = running(nullptr, "cp.async.commit_group");
   const detail::RuntimeScope inside(thread);
   checker->async_copies().commit(thread->linear);
+}
+
+void async_copy_wait() {
+  auto [thread, checker] = running(nullptr, "cp.async.wait_group");
+  if (thread->linear % 32 == 0) checker->count_async_copy_wait();
 }
 
 bool async_copy_next_landing(int allowed_pending, const void*& pc, void*& to, void* data, unsigned& bytes) {

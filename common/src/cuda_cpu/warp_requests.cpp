@@ -201,9 +201,10 @@ void WarpRequests::count_into(MemoryCounters& counters, InstructionTally& instru
     if (global) {
       instruction.sectors += units.distinct;
       // Every sector a lane's bytes touch, each counted once.
-      if (request.operation == Operation::load) {
+      if (request.operation == Operation::load || request.operation == Operation::async_load) {
         ++counters.global_load_requests;
         counters.global_load_sectors += units.distinct;
+        if (request.operation == Operation::async_load) ++counters.async_copy_requests;
       } else if (request.operation == Operation::store) {
         ++counters.global_store_requests;
         counters.global_store_sectors += units.distinct;

@@ -16,7 +16,8 @@
 namespace rooflab::cuda_cpu::detail {
 
 enum class Space : std::uint8_t { global, shared };
-enum class Operation : std::uint8_t { load, store, atomic };
+// async_load: a cp.async's global read, a load its warp does not wait for.
+enum class Operation : std::uint8_t { load, store, atomic, async_load };
 
 // One shared-memory request into `counters`: the wavefronts it took, and the
 // ones beyond the fewest its bytes need (its bank conflicts, returned).

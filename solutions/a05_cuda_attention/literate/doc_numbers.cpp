@@ -13,6 +13,7 @@
 #include "../profile/kernel_counts.hpp"
 #include "a05_cuda_attention/a05_cuda_attention.hpp"
 #include "doc_regions.hpp"
+#include "gpu_model_calibration.hpp"
 #include "rooflab/build_paths.hpp"
 #include "rooflab/device_buffer_bytes.hpp"
 #include "rooflab/gpu_model_calibration.hpp"
@@ -159,11 +160,10 @@ std::string plot_data(const std::string& name) {
   return text.str();
 }
 
-// The GPU model's predictions for today's reference kernels on the H100 at
-// the benchmark's shapes without the mask: TFLOP/s of each launcher and the
-// flash kernel over the standard ones.
-std::string gpu_model_predictions_table() {
-  std::map<std::tuple<long long, int>, std::map<std::string, double>> by_shape;  // (N, d) -> method -> TFLOP/s
+// The GPU model's predictions on the H100 without the mask
+// (gpu_model_predictions.csv): (method, N, d) -> TFLOP/s.
+std::map<std::tuple<std::string, long long, int>, double> h100_predictions() {
+  std::map<std::tuple<std::string, long long, int>, double> predicted;
   std::stringstream lines(plot_data("gpu_model_predictions.csv"));
   std::string line;
   std::getline(lines, line);  // the header
@@ -171,9 +171,18 @@ std::string gpu_model_predictions_table() {
     std::vector<std::string> f;
     std::stringstream fields(line);
     for (std::string field; std::getline(fields, field, ',');) f.push_back(field);
-    if (f.size() != 8 || f[3] != "0" || f[4] != "h100") continue;
-    by_shape[{std::stoll(f[1]), std::stoi(f[2])}][f[0]] = std::stod(f[6]);
+    if (f.size() == 8 && f[3] == "0" && f[4] == "h100")
+      predicted[{f[0], std::stoll(f[1]), std::stoi(f[2])}] = std::stod(f[6]);
   }
+  return predicted;
+}
+
+// Today's reference kernels by the model, at the benchmark's shapes: TFLOP/s
+// of each launcher and the flash kernel over the standard ones.
+std::string gpu_model_predictions_table() {
+  std::map<std::tuple<long long, int>, std::map<std::string, double>> by_shape;  // (N, d) -> method -> TFLOP/s
+  for (const auto& [key, tflops] : h100_predictions())
+    by_shape[{std::get<1>(key), std::get<2>(key)}][std::get<0>(key)] = tflops;
   std::string table =
       "| N | d | standard | flash | tensor_core | flash / standard |\n|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& [shape, tflops] : by_shape)
@@ -181,6 +190,79 @@ std::string gpu_model_predictions_table() {
              fmt("%.1f", tflops.at("standard")) + " | " + fmt("%.1f", tflops.at("flash")) + " | " +
              fmt("%.1f", tflops.at("tensor_core")) + " | " + fmt("%.2f", tflops.at("flash") / tflops.at("standard")) +
              " |\n";
+  return table;
+}
+
+// The WMMA reference and the mma.sync rung at the profile's shape, as the
+// CPU runtime counts them: what keeping S and P in registers, swizzling and
+// cp.async change.
+std::string mma_sync_counts_table() {
+  using namespace a05_cuda_attention::profile;
+  std::string table =
+      "| rung | shared requests | bank conflicts | global load requests | of them cp.async | cp.async waits "
+      "(per warp) | tensor-core FLOPs |\n|---|---:|---:|---:|---:|---:|---:|\n";
+#if ROOFLAB_LITERATE_CUDA_ON_CPU
+  for (const std::string method : {"tensor_core", "mma_sync"})
+    for (const rooflab::kernels::KernelRow& row :
+         count_launcher(method, a05_cuda_attention::literate::measured_kernel(method, "9999-12-31").launcher, kHeads,
+                        kLength, kHeadDim, false))
+      table += "| " + method + " | " + fmt("%.0f", row.shared_requests) + " | " +
+               fmt("%.0f", row.shared_bank_conflicts) + " | " + fmt("%.0f", row.load_requests) + " | " +
+               fmt("%.0f", row.async_copy_requests) + " | " + fmt("%.0f", row.async_copy_waits) + " | " +
+               fmt("%.0f", row.tensor_core_flops) + " |\n";
+#endif
+  return table;
+}
+
+// The ladder on an H100 at N = 4096, B·H = 16, without the mask: each rung,
+// what it changed, the model's TFLOP/s (gpu_model_predictions.csv), what a
+// GPU measured of that very kernel where a run did (gpu_model_calibration.csv),
+// and PyTorch's FlashAttention-2 measured in the latest run.
+std::string ladder_table() {
+  constexpr long long kN = 4096;
+  const std::map<std::string, std::string> changes{
+      {"standard", "three kernels; S and P through device memory"},
+      {"flash_one_row_per_thread", "one kernel; a thread per query row"},
+      {"flash_float_loads", "FlashAttention-2's split: 4 warps of 16 rows, a register tile per lane"},
+      {"flash", "the same, 16 bytes per load and store"},
+      {"tensor_core_unpadded", "WMMA; S, P and O through shared memory"},
+      {"tensor_core", "rows padded: no bank conflicts"},
+      {"mma_sync", "mma.sync and ldmatrix; S, P and O in registers; swizzled tiles; cp.async double buffering"}};
+  const auto tflops = [&](double ms, int d) { return 4.0 * 16 * kN * kN * d / (ms * 1e-3) / 1e12; };
+  std::map<std::pair<std::string, int>, double> model, measured;  // (method, d) -> TFLOP/s
+  for (const auto& [key, tflops] : h100_predictions())
+    if (std::get<1>(key) == kN) model[{std::get<0>(key), std::get<2>(key)}] = tflops;
+  std::string measured_on;
+  for (const auto& row : rooflab::gpu_model::parse_calibration_csv(plot_data("gpu_model_calibration.csv")))
+    for (const std::string& method : a05_cuda_attention::literate::kLadder)
+      if (row.n == kN && !row.causal && row.gpu == "h100" &&
+          row.measured_kernel == a05_cuda_attention::literate::measured_kernel(method, "9999-12-31").source) {
+        measured[{method, row.d}] = tflops(row.measured_ms, row.d);
+        measured_on = row.measured_on;
+      }
+  std::map<int, double> pytorch;  // d -> TFLOP/s, the latest run's
+  for (const auto& timing : rooflab::gpu_model::read_recorded_timings(
+           rooflab::build_paths::source_dir() / "plots" / "recorded", {"torch_flash"}))
+    if (timing.n == kN && !timing.causal && timing.gpu == "h100") pytorch[timing.d] = tflops(timing.ms, timing.d);
+  const auto cell = [](const std::map<std::pair<std::string, int>, double>& values, const std::string& method, int d) {
+    const auto found = values.find({method, d});
+    return found == values.end() ? std::string("—") : fmt("%.1f", found->second);
+  };
+  std::string table =
+      "| rung | what it changed | source | d = 64: model | d = 64: measured | d = 128: model | d = 128: measured "
+      "|\n|---|---|---|---:|---:|---:|---:|\n";
+  for (const std::string& method : a05_cuda_attention::literate::kLadder)
+    table += "| " + method + " | " + changes.at(method) + " | `" +
+             a05_cuda_attention::literate::measured_kernel(method, "9999-12-31").source + "` | " +
+             cell(model, method, 64) + " | " + cell(measured, method, 64) + " | " + cell(model, method, 128) + " | " +
+             cell(measured, method, 128) + " |\n";
+  table += "| PyTorch's FlashAttention-2 | fp16, measured beside them | | | " +
+           (pytorch.count(64) ? fmt("%.1f", pytorch.at(64)) : std::string("—")) + " | | " +
+           (pytorch.count(128) ? fmt("%.1f", pytorch.at(128)) : std::string("—")) + " |\n";
+  if (pytorch.count(64) && pytorch.count(128))
+    table += "\nThe model puts the mma.sync rung at " + fmt("%.2f", model.at({"mma_sync", 64}) / pytorch.at(64)) +
+             " (d = 64) and " + fmt("%.2f", model.at({"mma_sync", 128}) / pytorch.at(128)) +
+             " (d = 128) of PyTorch's FlashAttention-2 as measured on " + measured_on + ".\n";
   return table;
 }
 
@@ -213,6 +295,8 @@ void add_a05_cuda_attention_numbers(Values& values) {
         rooflab::gpu_model::parse_calibration_csv(plot_data("gpu_model_calibration.csv")));
   };
   values["a05.gpu_model_predictions"] = [] { return gpu_model_predictions_table(); };
+  values["a05.ladder_table"] = [] { return ladder_table(); };
+  values["a05.mma_sync_counts"] = [] { return mma_sync_counts_table(); };
 }
 
 }  // namespace rooflab::docs

@@ -29,6 +29,14 @@ namespace a05_cuda_attention::literate {
 // run_all.sh's benchmark runs B = 1, H = 16 (bench attention's defaults).
 inline constexpr double kRecordedBatchHeads = 16;
 inline const std::vector<long long> kCountedLengths{64, 128, 192};
+// The ladder, bottom to top: the bench's name for each rung, a05's three
+// reference launchers among them (standard, flash, tensor_core).
+inline const std::vector<std::string> kLadder{"standard", "flash_one_row_per_thread", "flash_float_loads",
+                                              "flash",    "tensor_core_unpadded",     "tensor_core",
+                                              "mma_sync"};
+inline bool is_reference(const std::string& method) {
+  return method == "standard" || method == "flash" || method == "tensor_core";
+}
 
 // nvcc's registers (sm_90) for the reference's kernels (kernel_counts.hpp)
 // and the ladder's earlier ones, measured the same way and checked by the
@@ -38,6 +46,8 @@ inline constexpr profile::KernelRegisters kLadderRegistersSm90[] = {
     {"flash_forward_float_loads", 0, 128},
     {"flash_forward_tensor_core_unpadded", 64, 61},
     {"flash_forward_tensor_core_unpadded", 128, 64},
+    {"flash_forward_mma_sync", 64, 130},
+    {"flash_forward_mma_sync", 128, 180},
 };
 inline int registers_sm90(const std::string& kernel, long long head_dim) {
   for (const profile::KernelRegisters& entry : profile::kReferenceRegistersSm90)
@@ -67,6 +77,11 @@ inline MeasuredKernel measured_kernel(const std::string& method, const std::stri
   // c8e0b58: the tensor-core kernel's tiles padded, no bank conflicts.
   if (method == "tensor_core_unpadded" || (method == "tensor_core" && date < "2026-11-28"))
     return {"literate/ladder/flash_tensor_core_unpadded.cu", ladder::flash_attention_tensor_core_unpadded};
+  // The top rung, above the reference: fp16 inputs, and bf16 (the same
+  // counts; literate/tests/ checks it).
+  if (method == "mma_sync") return {"literate/ladder/flash_mma_sync.cu", ladder::flash_attention_mma_sync};
+  if (method == "mma_sync_bf16")
+    return {"literate/ladder/flash_mma_sync.cu (bf16)", ladder::flash_attention_mma_sync_bf16};
 #else
   (void)date;
 #endif
@@ -80,7 +95,7 @@ inline MeasuredKernel measured_kernel(const std::string& method, const std::stri
 // tile multiple) against the reference's launcher of the same kind. Throws
 // naming the rung.
 inline void check_rung(const MeasuredKernel& kernel, const std::string& method, int d, bool causal) {
-  const bool tensor_cores = method.find("tensor_core") != std::string::npos;
+  const bool tensor_cores = method.rfind("flash", 0) != 0;  // tensor_core*, mma_sync
   const Tensor4 q = rooflab::random_normal(1, 2, 100, d, 4), k = rooflab::random_normal(1, 2, 100, d, 5),
                 v = rooflab::random_normal(1, 2, 100, d, 6);
   const AttentionResult rung = kernel.launcher(q, k, v, causal);
@@ -123,9 +138,9 @@ inline Modelled model_at(const MeasuredKernel& kernel, const std::string& method
 }
 
 inline std::vector<rooflab::gpu_model::RecordedTiming> recorded_timings() {
-  return rooflab::gpu_model::read_recorded_timings(
-      rooflab::build_paths::source_dir() / "plots" / "recorded",
-      {"standard", "flash", "tensor_core", "flash_one_row_per_thread", "flash_float_loads", "tensor_core_unpadded"});
+  std::vector<std::string> methods = kLadder;
+  methods.push_back("mma_sync_bf16");
+  return rooflab::gpu_model::read_recorded_timings(rooflab::build_paths::source_dir() / "plots" / "recorded", methods);
 }
 
 // The calibration rows: every recorded point beside the model of the kernel
@@ -137,9 +152,10 @@ inline std::string gpu_model_calibration_csv() {
 #if ROOFLAB_LITERATE_CUDA_ON_CPU
   // Every rung, measured or not yet, still computes attention, at both head
   // dimensions the benchmark runs, before any of its counts is used.
-  for (const std::string rung : {"flash_one_row_per_thread", "flash_float_loads", "tensor_core_unpadded"})
-    for (const int d : {64, 128})
-      for (const bool causal : {false, true}) check_rung(measured_kernel(rung, ""), rung, d, causal);
+  for (const std::string& rung : kLadder)
+    if (!is_reference(rung))
+      for (const int d : {64, 128})
+        for (const bool causal : {false, true}) check_rung(measured_kernel(rung, ""), rung, d, causal);
   for (const gm::RecordedTiming& timing : recorded_timings()) {
     const MeasuredKernel kernel = measured_kernel(timing.method, timing.date);
     const Modelled modelled =
@@ -161,7 +177,8 @@ inline std::string gpu_model_calibration_csv() {
   return gm::calibration_csv(rows);
 }
 
-// What the model expects of today's reference kernels at every shape a run
+// What the model expects of every rung of the ladder (today's reference
+// kernels among them) at every shape a run
 // recorded (gpu_model_predictions.csv): "method,n,d,causal,gpu,model_ms,
 // model_tflops,limited_by", for the next GPU run to confirm or refute.
 inline std::string gpu_model_predictions_csv() {
@@ -174,7 +191,7 @@ inline std::string gpu_model_predictions_csv() {
     if (std::find(shapes.begin(), shapes.end(), shape) == shapes.end()) shapes.push_back(shape);
   }
   for (const auto& [gpu, n, d, causal] : shapes)
-    for (const std::string method : {"standard", "flash", "tensor_core"}) {
+    for (const std::string& method : kLadder) {
       const Modelled modelled =
           model_at(measured_kernel(method, "9999-12-31"), method, n, d, causal, gm::find_architecture(gpu));
       // 4·B·H·N²·d FLOPs, halved under the causal mask (the benchmark's count).
