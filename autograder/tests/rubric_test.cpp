@@ -57,6 +57,19 @@ TEST(Rubric, LoadsGroupsWithDefaults) {
   EXPECT_EQ(rubric.assign({"Pub.A", "Hid.B", "Pub.C"}), (std::vector<std::size_t>{0, 1, 0}));
 }
 
+TEST(Rubric, ABonusGroupIsNotInTheMaximum) {
+  const Rubric rubric =
+      Rubric::load(write_rubric("bonus", std::string(kValid) + "[[group]]\nname = \"extra\"\ntests = [\"Extra.*\"]\n"
+                                                               "points = 4\nbonus = true\n"));
+  ASSERT_EQ(rubric.groups.size(), 3u);
+  EXPECT_FALSE(rubric.groups[0].bonus);
+  EXPECT_TRUE(rubric.groups[2].bonus);
+  EXPECT_EQ(rubric.max_score(), 15);
+  const std::string wrong = load_error(
+      "bonus-type", "assignment = \"a\"\n[[group]]\nname = \"g\"\ntests = [\"*\"]\npoints = 1\nbonus = \"yes\"\n");
+  EXPECT_NE(wrong.find("group[0].bonus: must be true or false"), std::string::npos) << wrong;
+}
+
 TEST(Rubric, ErrorsNameTheFileAndField) {
   const std::string unknown = load_error("unknown", std::string(kValid) + "colour = 1\n");
   EXPECT_NE(unknown.find("colour: unknown key"), std::string::npos) << unknown;

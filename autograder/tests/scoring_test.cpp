@@ -77,6 +77,22 @@ TEST(Scoring, AllOrNothingPaysOnlyAWholeGroup) {
   EXPECT_DOUBLE_EQ(whole.score, 12);
 }
 
+TEST(Scoring, ABonusGroupsPointsCountInNoMaximum) {
+  Rubric rubric = two_groups();
+  rubric.groups[1].bonus = true;
+  EXPECT_DOUBLE_EQ(rubric.max_score(), 12);
+  const auto a = scored(rubric, {{"A.1", S::passed}, {"A.2", S::passed}, {"B.1", S::passed}, {"B.2", S::failed}});
+  EXPECT_DOUBLE_EQ(a.tests[2].score, 3);  // half of the bonus group's 6
+  EXPECT_DOUBLE_EQ(a.tests[2].max_score, 0);
+  EXPECT_DOUBLE_EQ(a.tests[3].score, 0);
+  EXPECT_DOUBLE_EQ(a.groups[1].score, 3);
+  EXPECT_DOUBLE_EQ(a.groups[1].max_score, 0);
+  EXPECT_DOUBLE_EQ(a.groups[1].bonus_points, 6);
+  EXPECT_DOUBLE_EQ(a.groups[0].bonus_points, 0);
+  EXPECT_DOUBLE_EQ(a.score, 15);  // past the maximum: extra credit
+  EXPECT_DOUBLE_EQ(a.max_score, 12);
+}
+
 TEST(Scoring, AGateWithholdsPointsUntilItsTestsPass) {
   Rubric rubric = two_groups();
   rubric.gates.push_back({{"A.Rejects*"}, {"B.*"}, "validation earns its points beside a right answer"});

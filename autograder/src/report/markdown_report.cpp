@@ -39,7 +39,8 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
     md << "| group | passed | points |\n|---|---:|---:|\n";
     for (const auto& group : assignment.groups) {
       md << "| " << markdown::inline_text(group.name) << " | " << group.passed << " / " << group.total << " | "
-         << points(group.score) << " / " << points(group.max_score) << " |\n";
+         << points(group.score) << " / "
+         << (group.bonus_points > 0 ? points(group.bonus_points) + " (bonus)" : points(group.max_score)) << " |\n";
     }
     md << "\n";
     if (assignment.leaderboard) {

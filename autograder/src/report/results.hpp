@@ -29,7 +29,8 @@ struct GradedTest {
 struct GroupSummary {
   std::string name;
   double score = 0;
-  double max_score = 0;
+  double max_score = 0;     // 0 for a bonus group, whose points are all extra
+  double bonus_points = 0;  // a bonus group's points (rubric bonus = true), else 0
   int passed = 0;
   int total = 0;
 };

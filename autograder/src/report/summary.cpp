@@ -22,9 +22,10 @@ void print_summary(const GradeResult& result, std::ostream& out) {
                                   : "  (did not compile)")
         << "\n";
     for (const auto& group : assignment.groups) {
-      out << "    " << (std::fabs(group.score - group.max_score) < 1e-9 ? "ok  " : "--  ") << group.name << "  "
-          << group.passed << "/" << group.total << " tests, " << points(group.score) << " / " << points(group.max_score)
-          << "\n";
+      const double most = group.bonus_points > 0 ? group.bonus_points : group.max_score;
+      out << "    " << (std::fabs(group.score - most) < 1e-9 ? "ok  " : "--  ") << group.name << "  " << group.passed
+          << "/" << group.total << " tests, " << points(group.score) << " / " << points(most)
+          << (group.bonus_points > 0 ? " (bonus)" : "") << "\n";
     }
     if (assignment.leaderboard)
       out << "    leaderboard (not scored): " << leaderboard_summary(*assignment.leaderboard) << "\n";

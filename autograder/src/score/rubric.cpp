@@ -107,8 +107,9 @@ Rubric Rubric::load(const std::filesystem::path& path) {
   for (std::size_t i = 0; i < groups->size(); ++i) {
     const std::string where = "group[" + std::to_string(i) + "].";
     const Value& table = (*groups)[i];
-    reader.only_keys(table, where,
-                     {"name", "tests", "points", "visibility", "all_or_nothing", "timeout_s", "memory_limit_mb"});
+    reader.only_keys(
+        table, where,
+        {"name", "tests", "points", "visibility", "all_or_nothing", "bonus", "timeout_s", "memory_limit_mb"});
     RubricGroup group;
     group.name = reader.string(table, "name", where, std::nullopt);
     group.points = reader.positive(table, "points", where, std::nullopt);
@@ -120,6 +121,11 @@ Rubric Rubric::load(const std::filesystem::path& path) {
       const auto value = flag->as_boolean();
       if (!value) reader.fail(where + "all_or_nothing", "must be true or false", flag->line());
       group.all_or_nothing = *value;
+    }
+    if (const Value* flag = table.find("bonus")) {
+      const auto value = flag->as_boolean();
+      if (!value) reader.fail(where + "bonus", "must be true or false", flag->line());
+      group.bonus = *value;
     }
     group.timeout_s = reader.positive(table, "timeout_s", where, 0.0 + rubric.timeout_s);
     group.memory_limit_mb = reader.positive(table, "memory_limit_mb", where, 0.0 + rubric.memory_limit_mb);
@@ -249,7 +255,7 @@ std::vector<std::string> Rubric::gate_policy_problems(const std::vector<TestTrai
 
 double Rubric::max_score() const {
   double total = 0;
-  for (const auto& group : groups) total += group.points;
+  for (const auto& group : groups) total += group.bonus ? 0 : group.points;
   return total;
 }
 

@@ -23,7 +23,10 @@ struct RubricGroup {
   double points = 0;
   std::string visibility = "visible";  // visible | hidden | after_due_date | after_published
   bool all_or_nothing = false;         // else each passing test earns points / tests-in-group
-  double timeout_s = 0;                // 0: the rubric's default
+  // Extra credit: its points are earned as usual but count in no maximum
+  // (the assignment's, its tests', Gradescope's), so a score can pass it.
+  bool bonus = false;
+  double timeout_s = 0;  // 0: the rubric's default
   // Address space of each of the group's test processes. A group may set it
   // low to grade memory use: the kernel enforces it, student code cannot forge it.
   double memory_limit_mb = 0;

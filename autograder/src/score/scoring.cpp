@@ -34,7 +34,8 @@ void score(AssignmentResult& assignment, const Rubric& rubric, const std::vector
   assignment.groups.assign(rubric.groups.size(), {});
   for (std::size_t g = 0; g < rubric.groups.size(); ++g) {
     assignment.groups[g].name = rubric.groups[g].name;
-    assignment.groups[g].max_score = rubric.groups[g].points;
+    assignment.groups[g].max_score = rubric.groups[g].bonus ? 0 : rubric.groups[g].points;
+    assignment.groups[g].bonus_points = rubric.groups[g].bonus ? rubric.groups[g].points : 0;
   }
   std::vector<GradedTest>& tests = assignment.tests;
   const auto ran = [&](std::size_t t) { return tests[t].outcome.status != TestStatus::skipped; };
@@ -57,8 +58,10 @@ void score(AssignmentResult& assignment, const Rubric& rubric, const std::vector
   for (std::size_t t = 0; t < tests.size(); ++t) {
     GradedTest& test = tests[t];
     const RubricGroup& rule = rubric.groups[owner[t]];
-    test.max_score = ran(t) ? rule.points / assignment.groups[owner[t]].total : 0.0;
-    test.score = earns(t) && (!rule.all_or_nothing || group_complete[owner[t]]) ? test.max_score : 0.0;
+    // A bonus test's share is earned beyond its maximum of 0.
+    const double share = ran(t) ? rule.points / assignment.groups[owner[t]].total : 0.0;
+    test.max_score = rule.bonus ? 0.0 : share;
+    test.score = earns(t) && (!rule.all_or_nothing || group_complete[owner[t]]) ? share : 0.0;
     assignment.groups[owner[t]].score += test.score;
   }
   assignment.max_score = 0;
