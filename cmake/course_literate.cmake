@@ -8,8 +8,6 @@
 #                             assignment's kernels are (counted, not timed):
 #                             <name>_literate_cuda; ROOFLAB_LITERATE_CUDA_ON_CPU
 #                             says they are linked
-#   literate/tests/*.cpp      tests of those CUDA files, <name>_literate_tests
-#                             ("<name>.literate." in ctest)
 # Each file is optional. course_add_assignment registers what is there (only in
 # a build with the tools: `lab release` leaves literate/ out of the student
 # tree), and the docs-number and plot-data tools call every registered function
@@ -52,8 +50,7 @@ function(_course_add_literate name examples links)
   set_property(GLOBAL APPEND PROPERTY ROOFLAB_LITERATE_NAMES ${name})
 endfunction()
 
-# <name>_literate_cuda: the literate CUDA files in the CPU runtime, and
-# <name>_literate_tests where literate/tests/ has tests of them.
+# <name>_literate_cuda: the literate CUDA files in the CPU runtime.
 function(_course_add_literate_cuda name)
   rooflab_cuda_on_cpu(cpu_twins ${ARGN})
   add_library(${name}_literate_cuda STATIC ${cpu_twins})
@@ -61,14 +58,6 @@ function(_course_add_literate_cuda name)
                                                           "${CMAKE_CURRENT_SOURCE_DIR}/literate")
   target_link_libraries(${name}_literate_cuda PUBLIC ${name} rooflab::cuda_cpu PRIVATE rooflab::warnings)
   target_compile_definitions(${name}_literate_cuda PUBLIC ROOFLAB_LITERATE_CUDA_ON_CPU=1)
-  file(GLOB tests CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/literate/tests/*.cpp")
-  if(tests)
-    add_executable(${name}_literate_tests ${tests})
-    target_link_libraries(${name}_literate_tests PRIVATE ${name}_literate_cuda rooflab_worker_report_local
-                                                         rooflab::testing GTest::gtest_main rooflab::warnings)
-    gtest_discover_tests(${name}_literate_tests TEST_PREFIX "${name}.literate." DISCOVERY_MODE PRE_TEST
-                         PROPERTIES TIMEOUT 120)
-  endif()
 endfunction()
 
 # Links every assignment's literate library into `target` and adds two

@@ -89,6 +89,16 @@ double gpu_only_points() {
   return points;
 }
 
+// The points of rubric groups that are extra credit (bonus = true).
+double bonus_points() {
+  double points = 0;
+  for (const auto& entry : fs::directory_iterator(kSource / "solutions"))
+    if (fs::exists(entry.path() / "grading" / "rubric.toml"))
+      for (const RubricGroup& group : Rubric::load(entry.path() / "grading" / "rubric.toml").groups)
+        points += group.bonus ? group.points : 0;
+  return points;
+}
+
 // The solutions, timed alternately with the reference's worker (the same
 // code), run at about the reference's speed: every rubric's leaderboard has
 // both columns, the relative speed between 0.3 and 3 (a shared, noisy
@@ -126,13 +136,20 @@ TEST(GradeExamples, SolutionsEarnFullMarks) {
   const Graded graded = grade(kSource / "solutions", kScratch / "solutions");
   SCOPED_TRACE(seed_line(graded));
   ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
-  double max_score = 0;
+  double max_score = 0, earned = 0;
   for (const auto& test : graded.results["tests"]) {
     if (unscored(test)) continue;
     EXPECT_EQ(test["status"], "passed") << test.dump(2);
     max_score += test["max_score"].get<double>();
+    earned += test["score"].get<double>();
   }
-  EXPECT_NEAR(graded.results["score"].get<double>(), max_score, 1e-9) << graded.process.output;
+  EXPECT_NEAR(graded.results["score"].get<double>(), earned, 1e-9) << graded.process.output;
+  // Every point, and the bonus groups' beyond the maximum (on a GPU some of
+  // their tests, counted by the CPU runtime, skip).
+  if (gpu_count() == 0)
+    EXPECT_NEAR(earned, max_score + bonus_points(), 1e-9) << graded.process.output;
+  else
+    EXPECT_GE(earned, max_score) << graded.process.output;
   // Every rubric is out of 100, less its GPU-only groups on a machine without
   // a GPU; where the machine has no memory cgroup, the kernel-counted groups
   // are skipped (0 of 0) too and the maximum is lower still.

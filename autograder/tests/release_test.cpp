@@ -259,6 +259,19 @@ TEST(ClassroomWorkflow, ABrokenLabNeverSkipsTheOtherGraders) {
   EXPECT_EQ(occurrences(yaml, "if: ${{ !cancelled() }}"), 3u) << "two graders and the reporter\n" << yaml;
 }
 
+// Classroom's autograding sums its graders' maximum scores: a bonus group's
+// grader runs, as feedback, worth 0 there.
+TEST(ClassroomWorkflow, ABonusGroupsGraderIsWorthNothingThere) {
+  RubricGroup bonus = rubric_group("extra", "Extra.*", 5);
+  bonus.bonus = true;
+  const std::string yaml =
+      classroom_workflow({rubric_of("a05_cuda_attention", {rubric_group("memory", "M.*", 8), bonus})});
+  EXPECT_TRUE(contains(yaml, "test-name: \"a05_cuda_attention: extra\"")) << yaml;
+  EXPECT_TRUE(contains(yaml, "max-score: 8\n")) << yaml;
+  EXPECT_TRUE(contains(yaml, "max-score: 0\n")) << yaml;
+  EXPECT_FALSE(contains(yaml, "max-score: 5\n")) << yaml;
+}
+
 TEST(ClassroomWorkflow, FeedbackOnlyGradersAreWorthNothing) {
   const std::string yaml = classroom_workflow({rubric_of("a01_roofline", {rubric_group("memory", "ModelMemory.*", 8)})},
                                               {.feedback_only = true});

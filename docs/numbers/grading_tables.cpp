@@ -35,14 +35,18 @@ std::string grading_table(const Rubric& rubric) {
   for (const RubricGroup& group : rubric.groups) {
     const double seconds = group.timeout_s > 0 ? group.timeout_s : rubric.timeout_s;
     const double megabytes = group.memory_limit_mb > 0 ? group.memory_limit_mb : rubric.memory_limit_mb;
-    table += "| " + cell(group.name) + " | " + number(group.points) + " | " + shown(group.visibility) + " | " +
-             number(seconds) + " s | " + number(megabytes) + " MiB |\n";
+    // A bonus group's points are extra, beyond the total (autograder/README.md).
+    table += "| " + cell(group.name) + " | " + (group.bonus ? "+" : "") + number(group.points) + " | " +
+             shown(group.visibility) + " | " + number(seconds) + " s | " + number(megabytes) + " MiB |\n";
   }
   // The leaderboard's test is timed, not scored: its row says so (autograder/README.md, "Leaderboard").
   if (rubric.leaderboard)
     table += "| leaderboard, not scored: " + cell(rubric.leaderboard->name) + " | 0 | at once | " +
              number(rubric.leaderboard->timeout_s) + " s, run 4 times | " + number(rubric.memory_limit_mb) + " MiB |\n";
-  table += "| **total** | **" + number(rubric.max_score()) + "** | | | |\n";
+  double bonus = 0;
+  for (const RubricGroup& group : rubric.groups) bonus += group.bonus ? group.points : 0;
+  table += "| **total** | **" + number(rubric.max_score()) + "**" +
+           (bonus > 0 ? " + " + number(bonus) + " bonus" : "") + " | | | |\n";
   return table;
 }
 

@@ -158,7 +158,7 @@ grep -o "Building [A-Z]* object [^ ]*" "$a05/build/student/score/build.log" | gr
   fail "the a05 repository built other labs"
 out=$(cd "$a05" && ./lab bench cuda-cpu 2>&1) && fail "./lab bench ran without the labs it needs"
 grep -q "does not hold" <<<"$out" || fail "./lab bench: unclear refusal: $out"
-for file in standard_attention.cu flash_attention.cu flash_attention_tensor_core.cu; do
+for file in standard_attention.cu flash_attention.cu flash_attention_tensor_core.cu flash_attention_mma_sync.cu; do
   cp "$source_dir/solutions/a05_cuda_attention/src/$file" "$a05/assignments/a05_cuda_attention/src/$file"
 done
 (cd "$a05" && ./lab score) >"$work/a05-score-solved.log" 2>&1 || { tail -n 20 "$work/a05-score-solved.log"; fail "a05 solved: ./lab score failed"; }

@@ -57,6 +57,8 @@ inline constexpr KernelRegisters kReferenceRegistersSm90[] = {
     {"flash_forward", 0, 128},
     {"flash_forward_tensor_core", 64, 48},
     {"flash_forward_tensor_core", 128, 64},
+    {"flash_forward_mma_sync", 64, 130},
+    {"flash_forward_mma_sync", 128, 180},
 };
 inline rooflab::kernels::Registers reference_registers(long long head_dim) {
   rooflab::kernels::Registers registers;
@@ -85,19 +87,22 @@ inline std::vector<rooflab::kernels::KernelRow> count_launcher(const std::string
   }
 }
 
-// The launcher of each of a05's methods: "standard", "flash", "tensor_core".
+// The launcher of each of a05's methods: "standard", "flash", "tensor_core",
+// "mma_sync" (the bonus, fp16) and "mma_sync_bf16".
 inline Launcher launcher_of(const std::string& method) {
   if (method == "standard") return standard_attention_cuda;
   if (method == "flash") return flash_attention_cuda;
+  if (method == "mma_sync") return flash_attention_mma_sync;
+  if (method == "mma_sync_bf16") return flash_attention_mma_sync_bf16;
   return flash_attention_tensor_core;
 }
 
-// Standard, flash and tensor-core flash attention's kernels at the profile's
-// shape (non-causal).
+// Standard, flash, tensor-core and (the bonus) mma.sync flash attention's
+// kernels at the profile's shape (non-causal).
 inline std::vector<rooflab::kernels::KernelRow> count_kernels() {
   static_assert(kBatch == 1, "count_launcher counts batch 1");
   std::vector<rooflab::kernels::KernelRow> rows;
-  for (const std::string method : {"standard", "flash", "tensor_core"}) {
+  for (const std::string method : {"standard", "flash", "tensor_core", "mma_sync"}) {
     const auto found = count_launcher(method, launcher_of(method), kHeads, kLength, kHeadDim, false);
     rows.insert(rows.end(), found.begin(), found.end());
   }

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "rooflab/attention_reference.hpp"
@@ -33,6 +35,22 @@ inline float round_to_fp16(float x) {
 // tensor-core kernel actually multiplies.
 inline Tensor4 rounded_to_fp16(Tensor4 tensor) {
   for (float& x : tensor.data) x = round_to_fp16(x);
+  return tensor;
+}
+
+// x rounded to the nearest bf16 value, ties to even (as __float2bfloat16): 8
+// significant bits, fp32's exponent range. For finite x.
+inline float round_to_bf16(float x) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  bits += 0x7fffu + (bits >> 16 & 1u);
+  bits &= 0xffff0000u;
+  float rounded;
+  std::memcpy(&rounded, &bits, sizeof rounded);
+  return rounded;
+}
+inline Tensor4 rounded_to_bf16(Tensor4 tensor) {
+  for (float& x : tensor.data) x = round_to_bf16(x);
   return tensor;
 }
 

@@ -96,23 +96,38 @@ inline std::uint32_t fp16_bits(float value) {
   return sign | half;
 }
 
-// KernelRead for an input the host converted to fp16 before copying it:
-// the kernel read a 4-byte word holding two of its neighbouring values.
-inline ::testing::AssertionResult KernelReadFp16(const WorkerReport& report, const std::string& kernel,
-                                                 const std::vector<float>& input, const std::string& what) {
+// `value` as the bf16 bits __float2bfloat16 gives it (round to nearest, ties
+// to even), for a finite value.
+inline std::uint32_t bf16_bits(float value) {
+  const std::uint32_t bits = bits_of(value);
+  return (bits + 0x7fffu + (bits >> 16 & 1u)) >> 16;
+}
+
+// KernelRead for an input the host converted to 16 bits (fp16, or with
+// `bfloat16` bf16) before copying it: the kernel read a 4-byte word holding
+// two of its neighbouring values.
+inline ::testing::AssertionResult KernelRead16Bits(const WorkerReport& report, const std::string& kernel,
+                                                   const std::vector<float>& input, const std::string& what,
+                                                   bool bfloat16) {
   if (!report.kernels_recorded || input.size() < 2) return ::testing::AssertionSuccess();
+  const auto bits = [&](float value) { return bfloat16 ? bf16_bits(value) : fp16_bits(value); };
   bool launched = false;
   for (const KernelLaunch& launch : report.launches) {
     if (launch.kernel != kernel) continue;
     launched = true;
     for (std::size_t i = 0; i + 1 < input.size(); i += 2) {
-      const std::uint32_t word = fp16_bits(input[i]) | fp16_bits(input[i + 1]) << 16;
+      const std::uint32_t word = bits(input[i]) | bits(input[i + 1]) << 16;
       if (std::binary_search(launch.host_words_read.begin(), launch.host_words_read.end(), word))
         return ::testing::AssertionSuccess();
     }
   }
   return ::testing::AssertionFailure() << kernel << (launched ? " never read " : " never ran, so never read ") << what
-                                       << " (in fp16) on the device: the kernels must compute from their inputs";
+                                       << (bfloat16 ? " (in bf16)" : " (in fp16)")
+                                       << " on the device: the kernels must compute from their inputs";
+}
+inline ::testing::AssertionResult KernelReadFp16(const WorkerReport& report, const std::string& kernel,
+                                                 const std::vector<float>& input, const std::string& what) {
+  return KernelRead16Bits(report, kernel, input, what, false);
 }
 
 // The launches of `kernel` ran tensor-core operations (wmma::mma_sync or the

@@ -35,6 +35,9 @@ inline constexpr Tolerance kFp32{1e-5, 1e-4};
 // rooflab/attention_testing.hpp): what is left is each weight p rounded to
 // fp16, a relative error of at most 2^-11 ≈ 4.9e-4 per term.
 inline constexpr Tolerance kFp16{2e-3, 2e-3};
+// The same with bf16 (rounded_to_bf16): 8 significant bits, at most 2^-8 ≈
+// 3.9e-3 per term, the same margin.
+inline constexpr Tolerance kBf16{1.6e-2, 1.6e-2};
 
 // Names each instance of a backend-parameterised suite by its backend:
 //   INSTANTIATE_TEST_SUITE_P(Backends, Suite, ::testing::ValuesIn(compiled_backends()), BackendName{});

@@ -29,13 +29,13 @@ namespace a05_cuda_attention::literate {
 // run_all.sh's benchmark runs B = 1, H = 16 (bench attention's defaults).
 inline constexpr double kRecordedBatchHeads = 16;
 inline const std::vector<long long> kCountedLengths{64, 128, 192};
-// The ladder, bottom to top: the bench's name for each rung, a05's three
-// reference launchers among them (standard, flash, tensor_core).
+// The ladder, bottom to top: the bench's name for each rung, a05's
+// reference launchers among them (standard, flash, tensor_core, mma_sync).
 inline const std::vector<std::string> kLadder{"standard", "flash_one_row_per_thread", "flash_float_loads",
                                               "flash",    "tensor_core_unpadded",     "tensor_core",
                                               "mma_sync"};
 inline bool is_reference(const std::string& method) {
-  return method == "standard" || method == "flash" || method == "tensor_core";
+  return method == "standard" || method == "flash" || method == "tensor_core" || method == "mma_sync";
 }
 
 // nvcc's registers (sm_90) for the reference's kernels (kernel_counts.hpp)
@@ -46,8 +46,6 @@ inline constexpr profile::KernelRegisters kLadderRegistersSm90[] = {
     {"flash_forward_float_loads", 0, 128},
     {"flash_forward_tensor_core_unpadded", 64, 61},
     {"flash_forward_tensor_core_unpadded", 128, 64},
-    {"flash_forward_mma_sync", 64, 130},
-    {"flash_forward_mma_sync", 128, 180},
 };
 inline int registers_sm90(const std::string& kernel, long long head_dim) {
   for (const profile::KernelRegisters& entry : profile::kReferenceRegistersSm90)
@@ -77,17 +75,13 @@ inline MeasuredKernel measured_kernel(const std::string& method, const std::stri
   // c8e0b58: the tensor-core kernel's tiles padded, no bank conflicts.
   if (method == "tensor_core_unpadded" || (method == "tensor_core" && date < "2026-11-28"))
     return {"literate/ladder/flash_tensor_core_unpadded.cu", ladder::flash_attention_tensor_core_unpadded};
-  // The top rung, above the reference: fp16 inputs, and bf16 (the same
-  // counts; literate/tests/ checks it).
-  if (method == "mma_sync") return {"literate/ladder/flash_mma_sync.cu", ladder::flash_attention_mma_sync};
-  if (method == "mma_sync_bf16")
-    return {"literate/ladder/flash_mma_sync.cu (bf16)", ladder::flash_attention_mma_sync_bf16};
 #else
   (void)date;
 #endif
-  const std::string file = method == "standard" ? "standard_attention"
-                           : method == "flash"  ? "flash_attention"
-                                                : "flash_attention_tensor_core";
+  const std::string file = method == "standard"               ? "standard_attention"
+                           : method == "flash"                ? "flash_attention"
+                           : method.rfind("mma_sync", 0) == 0 ? "flash_attention_mma_sync"
+                                                              : "flash_attention_tensor_core";
   return {"src/" + file + ".cu", profile::launcher_of(method)};
 }
 
@@ -95,7 +89,7 @@ inline MeasuredKernel measured_kernel(const std::string& method, const std::stri
 // tile multiple) against the reference's launcher of the same kind. Throws
 // naming the rung.
 inline void check_rung(const MeasuredKernel& kernel, const std::string& method, int d, bool causal) {
-  const bool tensor_cores = method.rfind("flash", 0) != 0;  // tensor_core*, mma_sync
+  const bool tensor_cores = method.rfind("flash", 0) != 0;  // tensor_core_unpadded
   const Tensor4 q = rooflab::random_normal(1, 2, 100, d, 4), k = rooflab::random_normal(1, 2, 100, d, 5),
                 v = rooflab::random_normal(1, 2, 100, d, 6);
   const AttentionResult rung = kernel.launcher(q, k, v, causal);

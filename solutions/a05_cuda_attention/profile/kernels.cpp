@@ -1,6 +1,6 @@
 // a05's profile, which the grader runs with the submission and with the
 // reference and `lab profile a05` prints as a table: every kernel of
-// standard, flash and tensor-core flash attention at one shape, as the CPU
+// standard, flash, tensor-core and mma.sync flash attention at one shape, as the CPU
 // runtime counted it (global requests and sectors, shared-memory bank
 // conflicts, DRAM bytes, tensor-core FLOPs), with the FLOPs of chapter 6's
 // formulas, placed on a GPU's roofline and by the GPU model
@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   using a05_cuda_attention::kMaxBankConflictsPerRequest;
   return rooflab::kernels::report_kernels(
       a05_cuda_attention::profile::count_kernels(), argc, argv,
-      {{"flash_forward", kMaxBankConflictsPerRequest}, {"flash_forward_tensor_core", kMaxBankConflictsPerRequest}},
+      {{"flash_forward", kMaxBankConflictsPerRequest},
+       {"flash_forward_tensor_core", kMaxBankConflictsPerRequest},
+       {"flash_forward_mma_sync", kMaxBankConflictsPerRequest}},
       a05_cuda_attention::profile::reference_registers(a05_cuda_attention::profile::kHeadDim));
 }

@@ -4,9 +4,9 @@
 // output and the log-sum-exp must have come back from the device as the
 // kernels wrote them, and each kernel must have read its inputs: Q and K for
 // the scores, the scores for the softmax, the probabilities and V for the
-// weighted sum; Q, K and V for the flash kernels, the tensor-core kernel in
-// fp16 and on its tensor cores. On a GPU nothing records this, and the checks
-// pass.
+// weighted sum; Q, K and V for the flash kernels, the tensor-core kernels in
+// fp16 (or bf16) and on their tensor cores. On a GPU nothing records this, and
+// the checks pass.
 #pragma once
 
 #include <string>
@@ -44,6 +44,13 @@ inline void expect_the_kernels_did_the_work(const rooflab::testing::WorkerReport
     EXPECT_TRUE(CameOffTheDevice(report, result.lse, {flash}, "the log-sum-exp"));
     for (const auto& [input, name] : {std::pair{&q, "Q"}, std::pair{&k, "K"}, std::pair{&v, "V"}})
       EXPECT_TRUE(rooflab::testing::KernelReadFp16(report, flash, input->data, name));
+    EXPECT_TRUE(rooflab::testing::RanOnTensorCores(report, flash));
+  } else if (kernel == "mma_sync" || kernel == "mma_sync_bf16") {
+    const std::string flash = "flash_forward_mma_sync";
+    EXPECT_TRUE(CameOffTheDevice(report, result.output.data, {flash}, "the output"));
+    EXPECT_TRUE(CameOffTheDevice(report, result.lse, {flash}, "the log-sum-exp"));
+    for (const auto& [input, name] : {std::pair{&q, "Q"}, std::pair{&k, "K"}, std::pair{&v, "V"}})
+      EXPECT_TRUE(rooflab::testing::KernelRead16Bits(report, flash, input->data, name, kernel == "mma_sync_bf16"));
     EXPECT_TRUE(rooflab::testing::RanOnTensorCores(report, flash));
   }
 }

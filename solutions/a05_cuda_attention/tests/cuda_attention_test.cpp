@@ -4,9 +4,10 @@
 // Without a GPU the kernels run in the CPU runtime, which checks every launch:
 // a race (results that change with the order threads run in), a
 // __syncthreads some threads never reach, or a shuffle naming an exited lane
-// fails the test with a message naming the kernel. The tensor-core kernel
-// runs there too: the runtime models WMMA, drawing a fragment layout per
-// launch, so that code assuming one fails.
+// fails the test with a message naming the kernel. The tensor-core kernels
+// run there too: the runtime models WMMA, drawing a fragment layout per
+// launch, so that code assuming one fails, and the mma.sync, ldmatrix and
+// cp.async atoms of the bonus (mma_sync, in fp16 and bf16).
 #include <cmath>
 #include <optional>
 #include <ostream>
@@ -26,7 +27,7 @@ using rooflab::testing::kFp16;
 using rooflab::testing::kFp32;
 using rooflab::testing::Tolerance;
 
-enum class Kernel { standard, flash, tensor_core };
+enum class Kernel { standard, flash, tensor_core, mma_sync, mma_sync_bf16 };
 
 std::string name_of(Kernel kernel) {
   switch (kernel) {
@@ -36,6 +37,10 @@ std::string name_of(Kernel kernel) {
       return "flash";
     case Kernel::tensor_core:
       return "tensor_core";
+    case Kernel::mma_sync:
+      return "mma_sync";
+    case Kernel::mma_sync_bf16:
+      return "mma_sync_bf16";
   }
   return "unknown";
 }
@@ -49,7 +54,13 @@ struct Inputs {
 
 class CudaAttention : public ::testing::TestWithParam<Kernel> {
  protected:
-  bool tensor_cores() const { return GetParam() == Kernel::tensor_core; }
+  bool tensor_cores() const { return GetParam() != Kernel::standard && GetParam() != Kernel::flash; }
+  bool bfloat16() const { return GetParam() == Kernel::mma_sync_bf16; }
+  // What the tensor-core kernels multiply: each input rounded to 16 bits.
+  Tensor4 rounded(const Tensor4& t) const {
+    return bfloat16() ? rooflab::testing::rounded_to_bf16(t) : rooflab::testing::rounded_to_fp16(t);
+  }
+  Tolerance sixteen_bits() const { return bfloat16() ? rooflab::testing::kBf16 : kFp16; }
   // The head dimension a test asks for, or 64 where the kernel takes only 64 and 128.
   std::int64_t head_dim(std::int64_t wanted) const { return tensor_cores() ? 64 : wanted; }
 
@@ -78,13 +89,18 @@ class CudaAttention : public ::testing::TestWithParam<Kernel> {
         return standard_attention_cuda(x.q, x.k, x.v, causal);
       case Kernel::flash:
         return flash_attention_cuda(x.q, x.k, x.v, causal);
+      case Kernel::mma_sync:
+        return flash_attention_mma_sync(x.q, x.k, x.v, causal);
+      case Kernel::mma_sync_bf16:
+        return flash_attention_mma_sync_bf16(x.q, x.k, x.v, causal);
       case Kernel::tensor_core:
         break;
     }
     return flash_attention_tensor_core(x.q, x.k, x.v, causal);
   }
   // Output and lse against the fp64 reference: fp32 within kFp32; the tensor
-  // cores' fp16 within kFp16 of the reference on the same rounded inputs.
+  // cores' fp16 within kFp16 (bf16 within kBf16) of the reference on the same
+  // rounded inputs.
   void expect_matches_reference(const Inputs& x, bool causal) const {
     const std::optional<AttentionResult> ran = run(x, causal);
     if (!ran) return;
@@ -92,10 +108,10 @@ class CudaAttention : public ::testing::TestWithParam<Kernel> {
     const rooflab::reference::Mask mask = rooflab::reference::causal_bottom_right(x.q.rows(), x.k.rows());
     const rooflab::reference::Mask& used = causal ? mask : rooflab::reference::Mask{};
     if (tensor_cores()) {
-      using rooflab::testing::rounded_to_fp16;
-      EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, &result.lse, rounded_to_fp16(x.q),
-                                                              rounded_to_fp16(x.k), rounded_to_fp16(x.v), used, kFp16))
-          << "N=" << x.q.rows() << " M=" << x.k.rows() << (causal ? " causal" : "") << kFragmentLayoutHint;
+      EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, &result.lse, rounded(x.q), rounded(x.k),
+                                                              rounded(x.v), used, sixteen_bits()))
+          << "N=" << x.q.rows() << " M=" << x.k.rows() << (causal ? " causal" : "")
+          << (GetParam() == Kernel::tensor_core ? kFragmentLayoutHint : "");
     } else {
       EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result.output, &result.lse, x.q, x.k, x.v, used, kFp32))
           << "N=" << x.q.rows() << " M=" << x.k.rows() << (causal ? " causal" : "");
@@ -123,8 +139,7 @@ TEST_P(CudaAttention, SingleToken) {
   const std::optional<AttentionResult> result = run(x, true);
   if (!result) return;
   // One key: its value with weight 1, and lse = its score.
-  EXPECT_ALL_CLOSE(result->output.data, tensor_cores() ? rooflab::testing::rounded_to_fp16(x.v).data : x.v.data, 1e-6,
-                   1e-6);
+  EXPECT_ALL_CLOSE(result->output.data, tensor_cores() ? rounded(x.v).data : x.v.data, 1e-6, 1e-6);
   expect_matches_reference(x, true);
 }
 
@@ -138,14 +153,14 @@ TEST_P(CudaAttention, OneQueryAgainstManyKeys) {
 TEST_P(CudaAttention, LargeLogitsDoNotOverflow) {
   // Scores in the thousands: exp() of them is inf in fp32, so the max must be
   // subtracted first. Whole numbers with d = 64 (1/√d = 1/8) make every score
-  // exact in fp32 and every input exact in fp16.
+  // exact in fp32 and every input exact in fp16 (and bf16).
   const std::int64_t d = 64;
   const Inputs x{rooflab::random_whole_numbers(2, 2, 40, d, 10, 20.0f),
                  rooflab::random_whole_numbers(2, 2, 40, d, 11, 20.0f), rooflab::random_normal(2, 2, 40, d, 12)};
   const std::optional<AttentionResult> result = run(x, false);
   if (!result) return;
-  const Tolerance tolerance = tensor_cores() ? kFp16 : Tolerance{1e-4, 1e-4};
-  const Tensor4 v = tensor_cores() ? rooflab::testing::rounded_to_fp16(x.v) : x.v;
+  const Tolerance tolerance = tensor_cores() ? sixteen_bits() : Tolerance{1e-4, 1e-4};
+  const Tensor4 v = tensor_cores() ? rounded(x.v) : x.v;
   EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result->output, &result->lse, x.q, x.k, v, {}, tolerance));
 }
 
@@ -178,7 +193,8 @@ TEST_P(CudaAttention, RejectsBadInputs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, CudaAttention,
-                         ::testing::Values(Kernel::standard, Kernel::flash, Kernel::tensor_core),
+                         ::testing::Values(Kernel::standard, Kernel::flash, Kernel::tensor_core, Kernel::mma_sync,
+                                           Kernel::mma_sync_bf16),
                          [](const ::testing::TestParamInfo<Kernel>& info) { return name_of(info.param); });
 
 }  // namespace

@@ -24,16 +24,28 @@ using rooflab::testing::pick;
 
 class CudaHidden : public ::testing::TestWithParam<std::string> {
  protected:
+  // The tensor-core kernels, which take d = d_v = 64 or 128 and multiply
+  // inputs rounded to 16 bits (bf16 for mma_sync_bf16, else fp16).
+  bool tensor_cores() const { return GetParam() != "standard" && GetParam() != "flash"; }
+  bool bfloat16() const { return GetParam() == "mma_sync_bf16"; }
+  Tensor4 rounded(const Tensor4& t) const {
+    return bfloat16() ? rooflab::testing::rounded_to_bf16(t) : rooflab::testing::rounded_to_fp16(t);
+  }
+  rooflab::testing::Tolerance sixteen_bits() const { return bfloat16() ? rooflab::testing::kBf16 : kFp16; }
+  AttentionResult launch(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) const {
+    if (GetParam() == "standard") return standard_attention_cuda(q, k, v, causal);
+    if (GetParam() == "flash") return flash_attention_cuda(q, k, v, causal);
+    if (GetParam() == "mma_sync") return flash_attention_mma_sync(q, k, v, causal);
+    if (GetParam() == "mma_sync_bf16") return flash_attention_mma_sync_bf16(q, k, v, causal);
+    return flash_attention_tensor_core(q, k, v, causal);
+  }
   // The result, or nothing when the call failed (one failure, naming the shape).
   std::optional<AttentionResult> run(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) const {
     rooflab::testing::take_worker_report();  // forget what ran before
     std::ostringstream call;
     call << GetParam() << " attention, B=" << q.batch() << " H=" << q.heads() << " N=" << q.rows() << " M=" << k.rows()
          << " d=" << q.cols() << " d_v=" << v.cols() << (causal ? " causal" : "");
-    const std::optional<AttentionResult> result =
-        ROOFLAB_CALL_OR_FAIL(call.str(), GetParam() == "standard" ? standard_attention_cuda(q, k, v, causal)
-                                         : GetParam() == "flash"  ? flash_attention_cuda(q, k, v, causal)
-                                                                  : flash_attention_tensor_core(q, k, v, causal));
+    const std::optional<AttentionResult> result = ROOFLAB_CALL_OR_FAIL(call.str(), launch(q, k, v, causal));
     if (!result) return result;
     const rooflab::testing::WorkerReport report = rooflab::testing::take_worker_report();
     expect_the_kernels(report);
@@ -46,15 +58,16 @@ class CudaHidden : public ::testing::TestWithParam<std::string> {
   void expect_the_kernels(const rooflab::testing::WorkerReport& report) const {
     if (!report.kernels_recorded) return;
     const std::vector<std::string> expected =
-        GetParam() == "standard" ? std::vector<std::string>{"attention_scores", "softmax_rows", "weighted_values"}
-        : GetParam() == "flash"  ? std::vector<std::string>{"flash_forward"}
-                                 : std::vector<std::string>{"flash_forward_tensor_core"};
+        GetParam() == "standard"      ? std::vector<std::string>{"attention_scores", "softmax_rows", "weighted_values"}
+        : GetParam() == "flash"       ? std::vector<std::string>{"flash_forward"}
+        : GetParam() == "tensor_core" ? std::vector<std::string>{"flash_forward_tensor_core"}
+                                      : std::vector<std::string>{"flash_forward_mma_sync"};
     EXPECT_EQ(rooflab::testing::kernel_names(report), expected)
         << GetParam() << " attention computes in its kernels, launched once each in this order";
   }
   // A head dimension in [1, most] this kernel takes: 64 or 128 for tensor cores.
   std::int64_t head_dim(std::mt19937_64& engine, std::int64_t most) const {
-    if (GetParam() == "tensor_core") return pick(engine, 0, 1) == 0 ? 64 : 128;
+    if (tensor_cores()) return pick(engine, 0, 1) == 0 ? 64 : 128;
     return pick(engine, 1, most);
   }
   // False when the call failed: a test of several shapes stops there, with
@@ -65,13 +78,13 @@ class CudaHidden : public ::testing::TestWithParam<std::string> {
     const AttentionResult& result = *ran;
     const rooflab::reference::Mask mask =
         causal ? rooflab::reference::causal_bottom_right(q.rows(), k.rows()) : rooflab::reference::Mask{};
-    const bool fp16 = GetParam() == "tensor_core";
-    using rooflab::testing::rounded_to_fp16;
-    EXPECT_TRUE(fp16 ? rooflab::testing::MatchesAttentionReference(result.output, &result.lse, rounded_to_fp16(q),
-                                                                   rounded_to_fp16(k), rounded_to_fp16(v), mask, kFp16)
-                     : rooflab::testing::MatchesAttentionReference(result.output, &result.lse, q, k, v, mask, kFp32))
+    EXPECT_TRUE(tensor_cores()
+                    ? rooflab::testing::MatchesAttentionReference(result.output, &result.lse, rounded(q), rounded(k),
+                                                                  rounded(v), mask, sixteen_bits())
+                    : rooflab::testing::MatchesAttentionReference(result.output, &result.lse, q, k, v, mask, kFp32))
         << GetParam() << " B=" << q.batch() << " H=" << q.heads() << " N=" << q.rows() << " M=" << k.rows()
-        << " d=" << q.cols() << " d_v=" << v.cols() << (causal ? " causal" : "") << (fp16 ? kFragmentLayoutHint : "");
+        << " d=" << q.cols() << " d_v=" << v.cols() << (causal ? " causal" : "")
+        << (GetParam() == "tensor_core" ? kFragmentLayoutHint : "");
     return true;
   }
 };
@@ -82,7 +95,7 @@ TEST_P(CudaHidden, RandomShapes) {
     const bool causal = trial % 2 == 1;
     const std::int64_t b = pick(engine, 1, 2), h = pick(engine, 1, 3), n = pick(engine, 1, 90);
     const std::int64_t m = pick(engine, 1, 90), d = head_dim(engine, 40);
-    const std::int64_t dv = GetParam() == "tensor_core" ? d : pick(engine, 1, 40);
+    const std::int64_t dv = tensor_cores() ? d : pick(engine, 1, 40);
     const std::uint64_t seed = engine();
     if (!expect_matches_reference(rooflab::random_normal(b, h, n, d, seed),
                                   rooflab::random_normal(b, h, m, d, seed + 1),
@@ -133,10 +146,9 @@ TEST_P(CudaHidden, LargeLogits) {
                 v = rooflab::random_normal(1, 2, 70, 64, seed + 2);
   const std::optional<AttentionResult> result = run(q, k, v, false);
   if (!result) return;
-  const bool fp16 = GetParam() == "tensor_core";
-  EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(result->output, &result->lse, q, k,
-                                                          fp16 ? rooflab::testing::rounded_to_fp16(v) : v, {},
-                                                          fp16 ? kFp16 : rooflab::testing::Tolerance{1e-4, 1e-4}));
+  EXPECT_TRUE(rooflab::testing::MatchesAttentionReference(
+      result->output, &result->lse, q, k, tensor_cores() ? rounded(v) : v, {},
+      tensor_cores() ? sixteen_bits() : rooflab::testing::Tolerance{1e-4, 1e-4}));
 }
 
 // A flash kernel's memory traffic, as the CPU runtime counts it (Nsight
@@ -147,7 +159,7 @@ TEST_P(CudaHidden, LargeLogits) {
 // tensor-core kernel), and a conflict rate the reference kernels stay far
 // below.
 void expect_memory_efficiency(const std::string& kernel, std::uint64_t seed_mix) {
-  const bool tensor_cores = kernel == "flash_forward_tensor_core";
+  const bool tensor_cores = kernel != "flash_forward";
   std::mt19937_64 engine(rooflab::testing::seed() ^ seed_mix);
   const std::int64_t b = 1, h = 2, n = pick(engine, 96, 200), m = pick(engine, 96, 200);
   const std::int64_t d = tensor_cores ? 64 : pick(engine, 0, 1) == 0 ? 32 : 64, dv = d;
@@ -157,7 +169,9 @@ void expect_memory_efficiency(const std::string& kernel, std::uint64_t seed_mix)
   const Tensor4 q = rooflab::random_normal(b, h, n, d, seed), k = rooflab::random_normal(b, h, m, d, seed + 1),
                 v = rooflab::random_normal(b, h, m, dv, seed + 2);
   const std::optional<AttentionResult> result = ROOFLAB_CALL_OR_FAIL(
-      kernel, tensor_cores ? flash_attention_tensor_core(q, k, v, causal) : flash_attention_cuda(q, k, v, causal));
+      kernel, kernel == "flash_forward_mma_sync"      ? flash_attention_mma_sync(q, k, v, causal)
+              : kernel == "flash_forward_tensor_core" ? flash_attention_tensor_core(q, k, v, causal)
+                                                      : flash_attention_cuda(q, k, v, causal));
   if (!result) return;
   const rooflab::testing::WorkerReport report = rooflab::testing::take_worker_report();
   if (!report.kernels_recorded) GTEST_SKIP() << "the kernels ran on a GPU: the CPU runtime's counters are not there";
@@ -185,9 +199,13 @@ void expect_memory_efficiency(const std::string& kernel, std::uint64_t seed_mix)
       << kernel << "'s shared-memory requests average " << rate << " bank conflicts each (" << conflicts << " in "
       << shared_requests << "): a warp reading a column of a tile whose row stride is a multiple of 32 floats hits "
       << "one bank 32 times; pad the rows (docs/06_cuda_attention.md, coalescing and bank conflicts)"
-      << (tensor_cores ? "; a WMMA load or store reads 16-byte pieces of several rows at once, so rows 128 bytes "
-                         "apart share banks too: pad them by 16 bytes"
-                       : "");
+      << (kernel == "flash_forward_tensor_core"
+              ? "; a WMMA load or store reads 16-byte pieces of several rows at once, so rows 128 bytes apart share "
+                "banks too: pad them by 16 bytes"
+          : kernel == "flash_forward_mma_sync"
+              ? "; an ldmatrix reads 16-byte rows of 8 rows at once, so rows 128 bytes apart share banks: swizzle "
+                "them (chunk c of row r at chunk c ^ (r % 8))"
+              : "");
 }
 
 TEST(CudaMemoryEfficiency, FlashTouchesLittleBeyondItsTensorsAndAvoidsBankConflicts) {
@@ -220,7 +238,31 @@ TEST(CudaMemoryEfficiency, TensorCoreTouchesLittleBeyondItsTensorsAndAvoidsBankC
   expect_memory_efficiency("flash_forward_tensor_core", 0x7c0eull);
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, CudaHidden, ::testing::Values("standard", "flash", "tensor_core"),
+// The bonus kernel: the same limits, and with the causal mask the key tiles
+// past the diagonal never multiplied (at N = M = 256 a kernel that skips
+// them does 5/8 of the unmasked products with 64-row, 64-key tiles and 3/4
+// with any mix of 64 and 128; one that only masks them does all).
+TEST(CudaMemoryEfficiency, MmaSyncTouchesLittleBeyondItsTensorsAndAvoidsBankConflicts) {
+  expect_memory_efficiency("flash_forward_mma_sync", 0x3a5cull);
+}
+TEST(CudaMemoryEfficiency, MmaSyncSkipsTheCausalTilesPastTheDiagonal) {
+  const Tensor4 q = rooflab::random_normal(1, 1, 256, 64, rooflab::testing::seed());
+  std::uint64_t flops[2] = {0, 0};
+  for (const bool causal : {false, true}) {
+    rooflab::testing::take_worker_report();
+    if (!ROOFLAB_CALL_OR_FAIL("flash_forward_mma_sync", flash_attention_mma_sync(q, q, q, causal))) return;
+    const rooflab::testing::WorkerReport report = rooflab::testing::take_worker_report();
+    if (!report.kernels_recorded) GTEST_SKIP() << "the kernels ran on a GPU: the CPU runtime's counters are not there";
+    for (const auto& launch : report.launches) flops[causal] += launch.tensor_core_flops;
+  }
+  EXPECT_GT(flops[0], 0u) << "flash_forward_mma_sync ran no mma";
+  EXPECT_LE(static_cast<double>(flops[1]), 0.8 * static_cast<double>(flops[0]))
+      << "flash_forward_mma_sync multiplied " << flops[1] << " tensor-core FLOPs with the causal mask and " << flops[0]
+      << " without (N = M = 256): skip the key tiles wholly past the diagonal, which no row of the block sees";
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, CudaHidden,
+                         ::testing::Values("standard", "flash", "tensor_core", "mma_sync", "mma_sync_bf16"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Attention as CUDA kernels: standard attention in three kernels, flash
-// attention in one, and flash attention on tensor cores.
+// attention in one, flash attention on tensor cores, and (the bonus) on
+// tensor cores through mma.sync.
 //
 // Each function is a host launcher: it checks its inputs, copies them to the
 // device, launches the kernels and copies the results back. The kernels stay
@@ -57,8 +58,8 @@ inline constexpr std::int64_t kMaxHeadDim = 128;
 //             (require_valid: rooflab::require_attention_inputs); every launcher
 //   q         flash_attention_cuda: d and d_v at most kMaxHeadDim
 //             (require_flash_head_dim)
-//   q         flash_attention_tensor_core: d = d_v = 64 or 128
-//             (require_tensor_core_head_dim)
+//   q         flash_attention_tensor_core, flash_attention_mma_sync(_bf16):
+//             d = d_v = 64 or 128 (require_tensor_core_head_dim)
 // The head-dimension checks name q even when d_v is the culprit. causal is not
 // checked: any N and M are valid with or without the mask.
 //
@@ -77,6 +78,15 @@ AttentionResult flash_attention_cuda(const Tensor4& q, const Tensor4& k, const T
 // accumulated in fp32, output fp32. Runs on a GPU and in the CPU runtime,
 // which models WMMA (a fragment's element layout drawn per launch).
 AttentionResult flash_attention_tensor_core(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
+
+// The bonus: flash attention on tensor cores through the PTX instructions
+// (rooflab/tensor_core.hpp's mma.sync, ldmatrix and cp.async atoms), Q, S, P
+// and O in registers, K and V in XOR-swizzled shared memory, double-buffered
+// by cp.async. Inputs rounded to fp16 (or, _bf16, to bf16), products
+// accumulated in fp32, output fp32; validated as flash_attention_tensor_core
+// (d = d_v = 64 or 128).
+AttentionResult flash_attention_mma_sync(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
+AttentionResult flash_attention_mma_sync_bf16(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
 // The checks every launcher makes first (see Validation above): require_valid in
 // all three, then each flash kernel its own head-dimension check.

@@ -1,10 +1,9 @@
-// The ladder's rungs that are not a05's reference kernels: the reference
-// kernels as they were before they were made fast, kept to be measured beside
-// their successors (tools/bench/gpu_attention_bench.cu) and to calibrate the
-// GPU model against what a GPU measured of them (../gpu_model_calibration.hpp),
-// and the top rung, mma.sync, above the WMMA kernel. Instructor-side: `lab
-// release` leaves literate/ out of the student repository. Each file says
-// what it changed, or what replaced it, and why.
+// The ladder's earlier rungs: a05's reference kernels as they were before
+// they were made fast, kept to be measured beside their successors
+// (tools/bench/gpu_attention_bench.cu) and to calibrate the GPU model against
+// what a GPU measured of them (../gpu_model_calibration.hpp). Instructor-side:
+// `lab release` leaves literate/ out of the student repository. Each file
+// says what replaced it and why.
 #pragma once
 
 #include "a05_cuda_attention/cuda_attention.hpp"
@@ -19,11 +18,5 @@ AttentionResult flash_attention_float_loads(const Tensor4& q, const Tensor4& k, 
 
 // WMMA with unpadded shared tiles (literate/ladder/flash_tensor_core_unpadded.cu).
 AttentionResult flash_attention_tensor_core_unpadded(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
-
-// The top rung: mma.sync, ldmatrix and cp.async on swizzled shared memory,
-// S and P in registers (literate/ladder/flash_mma_sync.cu); inputs rounded to
-// fp16, or to bf16, d = d_v = 64 or 128.
-AttentionResult flash_attention_mma_sync(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
-AttentionResult flash_attention_mma_sync_bf16(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal);
 
 }  // namespace a05_cuda_attention::ladder

@@ -1,8 +1,9 @@
-// The ladder's top rung: flash attention on tensor cores through the PTX
-// instructions themselves (mma.sync, ldmatrix, cp.async: the course's atoms,
-// rooflab/tensor_core.hpp), fp16 or bf16 inputs, fp32 accumulation and
-// output. The algorithm is src/flash_attention.cu's; what changes from the
-// WMMA kernel (src/flash_attention_tensor_core.cu) below it, and why:
+// a05_cuda_attention, part 4 (bonus): flash attention on tensor cores
+// through the PTX instructions themselves (mma.sync, ldmatrix, cp.async: the
+// course's atoms, rooflab/tensor_core.hpp), fp16 or bf16 inputs, fp32
+// accumulation and output; the top rung of chapter 6's ladder. The algorithm
+// is src/flash_attention.cu's; what changes from the WMMA kernel
+// (src/flash_attention_tensor_core.cu), and why:
 //
 // - Scores and probabilities never leave registers. WMMA's fragments have no
 //   documented layout, so that kernel stores S to shared memory, runs the
@@ -45,11 +46,11 @@
 #include <vector>
 
 #include "a05_cuda_attention/cuda_attention.hpp"
-#include "ladder/ladder.hpp"
 #include "rooflab/cuda_helpers.hpp"  // keep: ROOFLAB_CUDA_CHECK, ceil_div
+#include "rooflab/not_implemented.hpp"
 #include "rooflab/tensor_core.hpp"
 
-namespace a05_cuda_attention::ladder {
+namespace a05_cuda_attention {
 namespace {
 
 namespace tc = rooflab::tensor_core;
@@ -109,6 +110,7 @@ template <class T, int D>
 __global__ void __launch_bounds__(kThreads)
     flash_forward_mma_sync(const T* q, const T* k, const T* v, float* out, float* lse, int n, int m, float scale_log2,
                            bool causal) {
+  // BEGIN SOLUTION
   constexpr int kSteps = D / 16;    // k-steps of 16 along d (S = Q Kᵀ)
   constexpr int kOutTiles = D / 8;  // O's 16 × 8 accumulator tiles per warp
   extern __shared__ __align__(16) unsigned char shared[];
@@ -246,10 +248,12 @@ __global__ void __launch_bounds__(kThreads)
           make_float2(o[j][2 * r] * inverse, o[j][2 * r + 1] * inverse);
     if (t == 0) lse[bh * n + row] = seen ? (row_max[r] + log2f(row_sum[r])) * 0.6931471805599453f : -INFINITY;
   }
+  // END SOLUTION
 }
 
+// inline: the student template leaves it unused until the launcher is written.
 template <class T>
-std::vector<T> to_16_bits(const std::vector<float>& values) {
+inline std::vector<T> to_16_bits(const std::vector<float>& values) {
   std::vector<T> converted(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     if constexpr (std::is_same_v<T, __half>)
@@ -262,6 +266,7 @@ std::vector<T> to_16_bits(const std::vector<float>& values) {
 
 template <class T, int D>
 AttentionResult launch(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) {
+  // BEGIN SOLUTION
   using rooflab::cuda::ceil_div;
   using rooflab::cuda::DeviceBuffer;
   const int n = static_cast<int>(q.rows()), m = static_cast<int>(k.rows());
@@ -279,13 +284,16 @@ AttentionResult launch(const Tensor4& q, const Tensor4& k, const Tensor4& v, boo
       device_q.get(), device_k.get(), device_v.get(), out.get(), lse.get(), n, m, scale_log2, causal);
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
   return {Tensor4{{q.batch(), q.heads(), q.rows(), D}, out.to_host()}, lse.to_host()};
+  // END SOLUTION
 }
 
 template <class T>
 AttentionResult flash_attention_mma_sync_of(const Tensor4& q, const Tensor4& k, const Tensor4& v, bool causal) {
+  // BEGIN SOLUTION
   require_valid(q, k, v);
   require_tensor_core_head_dim(q, v);
   return q.cols() == 64 ? launch<T, 64>(q, k, v, causal) : launch<T, 128>(q, k, v, causal);
+  // END SOLUTION
 }
 
 }  // namespace
@@ -297,4 +305,4 @@ AttentionResult flash_attention_mma_sync_bf16(const Tensor4& q, const Tensor4& k
   return flash_attention_mma_sync_of<__nv_bfloat16>(q, k, v, causal);
 }
 
-}  // namespace a05_cuda_attention::ladder
+}  // namespace a05_cuda_attention
