@@ -51,7 +51,8 @@ const std::set<std::string> kRuntimeInternals = {
     // would fake tensor-core work or warp-collective calls
     "count_tensor_core_operation", "warp_collective", "WarpCollective", "access_for", "launch_draw",
     // and the tensor-core atoms' (rooflab/tensor_core.hpp)
-    "read_matrix_row", "count_ldmatrix", "async_copy_issue", "async_copy_commit", "async_copy_next_landing"};
+    "read_matrix_row", "count_ldmatrix", "async_copy_issue", "async_copy_commit", "async_copy_next_landing",
+    "async_copy_wait"};
 
 // "__optimize__" -> "optimize".
 std::string attribute_name(std::string name) {

@@ -6,7 +6,8 @@ usage: classroom_workflow_check.py REPOSITORY SOLUTIONS {stubs|solved}
 It parses .github/workflows/classroom.yml, checks its shape (checkout, the
 build, one command grader per public group, the reporter listing every grader
 and its result), checks that the graders' points add up to the public rubric
-(visible groups that need no GPU, read here from the rubrics themselves), then
+(visible groups that need no GPU and are not a bonus, read here from the rubrics
+themselves), then
 runs every step's commands in REPOSITORY as Classroom would: the `run` steps
 as they are, each grader's command with only PATH and HOME set (what the
 command grader passes on) and its timeout. On the stubs every grader must fail;
@@ -34,7 +35,9 @@ def public_points(solutions):
     for rubric_path in sorted(Path(solutions).glob("*/grading/rubric.toml")):
         rubric = tomllib.loads(rubric_path.read_text())
         for group in rubric.get("group", []):
-            if group.get("visibility", "visible") == "visible" and "GPU only" not in group["name"]:
+            # A bonus group's grader is worth 0: Classroom has no extra credit.
+            if (group.get("visibility", "visible") == "visible" and "GPU only" not in group["name"]
+                    and not group.get("bonus", False)):
                 total += group["points"]
     return total
 

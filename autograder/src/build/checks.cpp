@@ -72,7 +72,7 @@ constexpr std::string_view kRuntimeEntryPoints[] = {
     // the tensor-core atoms (rooflab/tensor_core.hpp): ldmatrix and cp.async
     "_ZN7rooflab8cuda_cpu15read_matrix_rowE", "_ZN7rooflab8cuda_cpu14count_ldmatrixE",
     "_ZN7rooflab8cuda_cpu16async_copy_issueE", "_ZN7rooflab8cuda_cpu17async_copy_commitE",
-    "_ZN7rooflab8cuda_cpu23async_copy_next_landingE"};
+    "_ZN7rooflab8cuda_cpu23async_copy_next_landingE", "_ZN7rooflab8cuda_cpu15async_copy_waitE"};
 
 // Only strong definitions: the runtime's header makes template instances and
 // inline functions in its namespace weak definitions of every CUDA object.
