@@ -4,10 +4,9 @@
 #   literate/plot_data.cpp    defines rooflab::plots::add_<name>_plot_data(Files&)
 #   literate/*.gp             its figures' gnuplot templates (plots/render.sh)
 #   literate/**/*.cu          CUDA files behind its numbers (a05's ladder of
-#                             kernels), run in the CPU runtime where the
-#                             assignment's kernels are (counted, not timed):
-#                             <name>_literate_cuda; ROOFLAB_LITERATE_CUDA_ON_CPU
-#                             says they are linked
+#                             earlier kernels), run in the CPU runtime where
+#                             the assignment's kernels are (counted, not timed);
+#                             ROOFLAB_LITERATE_CUDA_ON_CPU says they are linked
 # Each file is optional. course_add_assignment registers what is there (only in
 # a build with the tools: `lab release` leaves literate/ out of the student
 # tree), and the docs-number and plot-data tools call every registered function
@@ -34,12 +33,19 @@ function(_course_add_literate name examples links)
     return()
   endif()
   file(GLOB_RECURSE literate_cuda CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/literate/*.cu")
+  set(cuda_on_cpu OFF)
+  if(literate_cuda AND NOT ROOFLAB_KERNELS_ON STREQUAL "gpu")
+    rooflab_cuda_on_cpu(cpu_twins ${literate_cuda})
+    list(APPEND sources ${cpu_twins})
+    set(cuda_on_cpu ON)
+  endif()
   add_library(${name}_literate OBJECT ${sources})
   target_link_libraries(${name}_literate PRIVATE ${name} ${links} rooflab_docs rooflab_plots rooflab_build_paths
                                                rooflab::warnings)
-  if(literate_cuda AND NOT ROOFLAB_KERNELS_ON STREQUAL "gpu")
-    _course_add_literate_cuda(${name} ${literate_cuda})
-    target_link_libraries(${name}_literate PRIVATE ${name}_literate_cuda)
+  if(cuda_on_cpu)
+    target_include_directories(${name}_literate PRIVATE "${ROOFLAB_CUDA_CPU_HEADERS}" "${CMAKE_CURRENT_SOURCE_DIR}/literate")
+    target_link_libraries(${name}_literate PRIVATE rooflab::cuda_cpu)
+    target_compile_definitions(${name}_literate PRIVATE ROOFLAB_LITERATE_CUDA_ON_CPU=1)
   endif()
   file(RELATIVE_PATH example_prefix "${PROJECT_BINARY_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/${name}_")
   target_compile_definitions(${name}_literate PRIVATE ROOFLAB_EXAMPLE_PATH_PREFIX="${example_prefix}")
@@ -48,16 +54,6 @@ function(_course_add_literate name examples links)
     add_dependencies(${name}_literate ${name}_${stem})
   endforeach()
   set_property(GLOBAL APPEND PROPERTY ROOFLAB_LITERATE_NAMES ${name})
-endfunction()
-
-# <name>_literate_cuda: the literate CUDA files in the CPU runtime.
-function(_course_add_literate_cuda name)
-  rooflab_cuda_on_cpu(cpu_twins ${ARGN})
-  add_library(${name}_literate_cuda STATIC ${cpu_twins})
-  target_include_directories(${name}_literate_cuda PUBLIC "${ROOFLAB_CUDA_CPU_HEADERS}"
-                                                          "${CMAKE_CURRENT_SOURCE_DIR}/literate")
-  target_link_libraries(${name}_literate_cuda PUBLIC ${name} rooflab::cuda_cpu PRIVATE rooflab::warnings)
-  target_compile_definitions(${name}_literate_cuda PUBLIC ROOFLAB_LITERATE_CUDA_ON_CPU=1)
 endfunction()
 
 # Links every assignment's literate library into `target` and adds two

@@ -203,9 +203,8 @@ std::string mma_sync_counts_table() {
       "(per warp) | tensor-core FLOPs |\n|---|---:|---:|---:|---:|---:|---:|\n";
 #if ROOFLAB_LITERATE_CUDA_ON_CPU
   for (const std::string method : {"tensor_core", "mma_sync"})
-    for (const rooflab::kernels::KernelRow& row :
-         count_launcher(method, a05_cuda_attention::literate::measured_kernel(method, "9999-12-31").launcher, kHeads,
-                        kLength, kHeadDim, false))
+    for (const rooflab::kernels::KernelRow& row : count_launcher(
+             method, a05_cuda_attention::literate::current_kernel(method).launcher, kHeads, kLength, kHeadDim, false))
       table += "| " + method + " | " + fmt("%.0f", row.shared_requests) + " | " +
                fmt("%.0f", row.shared_bank_conflicts) + " | " + fmt("%.0f", row.load_requests) + " | " +
                fmt("%.0f", row.async_copy_requests) + " | " + fmt("%.0f", row.async_copy_waits) + " | " +
@@ -236,7 +235,7 @@ std::string ladder_table() {
   for (const auto& row : rooflab::gpu_model::parse_calibration_csv(plot_data("gpu_model_calibration.csv")))
     for (const std::string& method : a05_cuda_attention::literate::kLadder)
       if (row.n == kN && !row.causal && row.gpu == "h100" &&
-          row.measured_kernel == a05_cuda_attention::literate::measured_kernel(method, "9999-12-31").source) {
+          row.measured_kernel == a05_cuda_attention::literate::current_kernel(method).source) {
         measured[{method, row.d}] = tflops(row.measured_ms, row.d);
         measured_on = row.measured_on;
       }
@@ -254,9 +253,9 @@ std::string ladder_table() {
   for (const std::string& method : a05_cuda_attention::literate::kLadder)
     // The source, plain: the earlier rungs are the instructors' alone.
     table += "| " + method + " | " + changes.at(method) + " | " +
-             a05_cuda_attention::literate::measured_kernel(method, "9999-12-31").source + " | " +
-             cell(model, method, 64) + " | " + cell(measured, method, 64) + " | " + cell(model, method, 128) + " | " +
-             cell(measured, method, 128) + " |\n";
+             a05_cuda_attention::literate::current_kernel(method).source + " | " + cell(model, method, 64) + " | " +
+             cell(measured, method, 64) + " | " + cell(model, method, 128) + " | " + cell(measured, method, 128) +
+             " |\n";
   table += "| PyTorch's FlashAttention-2 | fp16, measured beside them | | | " +
            (pytorch.count(64) ? fmt("%.1f", pytorch.at(64)) : std::string("—")) + " | | " +
            (pytorch.count(128) ? fmt("%.1f", pytorch.at(128)) : std::string("—")) + " |\n";

@@ -85,6 +85,10 @@ inline MeasuredKernel measured_kernel(const std::string& method, const std::stri
   return {"src/" + file + ".cu", profile::launcher_of(method)};
 }
 
+// The kernel a run would measure today for `method`: the reference's, or the
+// rung of that name.
+inline MeasuredKernel current_kernel(const std::string& method) { return measured_kernel(method, "9999-12-31"); }
+
 // An earlier rung still computes attention: its output at N = 100 (not a
 // tile multiple) against the reference's launcher of the same kind. Throws
 // naming the rung.
@@ -186,8 +190,7 @@ inline std::string gpu_model_predictions_csv() {
   }
   for (const auto& [gpu, n, d, causal] : shapes)
     for (const std::string& method : kLadder) {
-      const Modelled modelled =
-          model_at(measured_kernel(method, "9999-12-31"), method, n, d, causal, gm::find_architecture(gpu));
+      const Modelled modelled = model_at(current_kernel(method), method, n, d, causal, gm::find_architecture(gpu));
       // 4·B·H·N²·d FLOPs, halved under the causal mask (the benchmark's count).
       const double flops = 4.0 * kRecordedBatchHeads * static_cast<double>(n) * n * d * (causal ? 0.5 : 1.0);
       char line[256];
