@@ -120,8 +120,10 @@ function(course_add_assignment name)
   endif()
 
   _course_add_literate(${name} "${arg_EXAMPLES}" "${arg_LITERATE_LINKS}")
-  _course_record_assignment(${name} "${arg_STUDENT_FILES}" "${arg_PUBLIC_TESTS}" ${has_profile}
-                            "${arg_CUDA_FILES};${arg_GPU_CUDA_FILES}")
+  # A list, not "${a};${b}": that string holds empty entries where either is empty.
+  set(cuda_files ${arg_CUDA_FILES} ${arg_GPU_CUDA_FILES})
+  _course_record_assignment(${name} "${arg_STUDENT_FILES}" "${arg_PUBLIC_TESTS}" ${has_profile} "${cuda_files}"
+                            "${arg_THRUST_FILES}")
 endfunction()
 
 function(_course_object_settings target)

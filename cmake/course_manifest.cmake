@@ -5,12 +5,12 @@
 
 # The manifest is JSON built up in a global property and written once at the end
 # of configuration by rooflab_write_manifest().
-function(_course_record_assignment name student_files public_tests has_profile cuda_files)
+function(_course_record_assignment name student_files public_tests has_profile cuda_files thrust_files)
   set(entry "{}")
   string(JSON entry SET "${entry}" name "\"${name}\"")
   file(RELATIVE_PATH rel_dir "${ROOFLAB_COURSE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}")
   string(JSON entry SET "${entry}" dir "\"${rel_dir}\"")
-  foreach(key IN ITEMS student_files public_tests cuda_files)
+  foreach(key IN ITEMS student_files public_tests cuda_files thrust_files)
     set(array "[]")
     set(index 0)
     foreach(file IN LISTS ${key})

@@ -92,6 +92,10 @@ function(rooflab_cuda_source_checks target sources_dir)
   endforeach()
   add_library(${target}_preprocessed OBJECT ${wrappers})
   target_compile_options(${target}_preprocessed PRIVATE -E)  # each "object" is its source, preprocessed
+  # The CPU runtime's <cuda_fp16.h>, <mma.h>, … first, as the CPU build of the
+  # file sees them: where the kernels run on a GPU, the target itself has only
+  # the toolkit's, whose macros the runtime's headers would redefine.
+  target_include_directories(${target}_preprocessed BEFORE PRIVATE "${ROOFLAB_CUDA_CPU_HEADERS}")
   target_include_directories(${target}_preprocessed PRIVATE $<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>)
   target_compile_definitions(${target}_preprocessed PRIVATE $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)
   set(stamp "${CMAKE_CURRENT_BINARY_DIR}/cuda_source_checks/${target}.stamp")

@@ -13,6 +13,7 @@
 #include "rooflab/backend.hpp"
 #include "rooflab/temp_folder_testing.hpp"
 #include "score/rubric.hpp"
+#include "stage/manifest.hpp"
 #include "text/text.hpp"
 
 namespace rooflab {
@@ -77,10 +78,10 @@ bool unscored(const nlohmann::json& test) {
   return true;
 }
 
-// The points of rubric groups that only a GPU can earn (named "… (GPU only)"),
-// or 0 on a machine with one.
+// The points of rubric groups that only a GPU runs (named "… (GPU only)"):
+// 0 of 0 on every machine, the GPU's included (its runs there are the GPU
+// cross-check's, never scored).
 double gpu_only_points() {
-  if (gpu_count() > 0) return 0;
   double points = 0;
   for (const auto& entry : fs::directory_iterator(kSource / "solutions"))
     if (fs::exists(entry.path() / "grading" / "rubric.toml"))
@@ -144,15 +145,12 @@ TEST(GradeExamples, SolutionsEarnFullMarks) {
     earned += test["score"].get<double>();
   }
   EXPECT_NEAR(graded.results["score"].get<double>(), earned, 1e-9) << graded.process.output;
-  // Every point, and the bonus groups' beyond the maximum (on a GPU some of
-  // their tests, counted by the CPU runtime, skip).
-  if (gpu_count() == 0)
-    EXPECT_NEAR(earned, max_score + bonus_points(), 1e-9) << graded.process.output;
-  else
-    EXPECT_GE(earned, max_score) << graded.process.output;
-  // Every rubric is out of 100, less its GPU-only groups on a machine without
-  // a GPU; where the machine has no memory cgroup, the kernel-counted groups
-  // are skipped (0 of 0) too and the maximum is lower still.
+  // Every point, and the bonus groups' beyond the maximum: on every machine,
+  // a GPU's too (the CPU runtime grades the kernels everywhere).
+  EXPECT_NEAR(earned, max_score + bonus_points(), 1e-9) << graded.process.output;
+  // Every rubric is out of 100, less its GPU-only groups; where the machine
+  // has no memory cgroup, the kernel-counted groups are skipped (0 of 0) too
+  // and the maximum is lower still.
   if (graded.results["output"].get<std::string>().find("no memory cgroup") == std::string::npos) {
     EXPECT_NEAR(max_score, 100.0 * count_assignments(graded.results) - gpu_only_points(), 1e-9)
         << "every rubric is out of 100";
@@ -228,6 +226,37 @@ TEST(GradeExamples, PartialSubmissionEarnsItsExpectedScore) {
   // a04's flash attention holds N×M scores: the kernel-enforced memory limit stops it.
   EXPECT_EQ(count_status(graded.results, "failed: unknown file\nC++ exception with description \"std::bad_alloc\""), 1);
   expect_scaling_plots(kScratch / "partial", graded.results);
+}
+
+// The GPU cross-check never moves a score: the partial example's a05 (its
+// flash kernel races) graded with the cross-check forced on earns what it
+// earns without one. Without a GPU the GPU's runs all fail, which the report
+// must say, test by test, and count; on a GPU they run there.
+TEST(GradeExamples, GpuCrossCheckReportsTheGpuAndNeverMovesTheScore) {
+  if (!Manifest::load(ROOFLAB_MANIFEST).with_cuda) GTEST_SKIP() << "the reference build has no CUDA (no nvcc)";
+  const fs::path out = kScratch / "gpu_check";
+  const Graded graded = grade(kSource / "examples/submissions/partial", out,
+                              {"--assignment", "a05_cuda_attention", "--gpu-check", "on", "--no-plots"});
+  SCOPED_TRACE(seed_line(graded));
+  ASSERT_TRUE(graded.process.succeeded()) << graded.process.output;
+  const nlohmann::json expected = expected_partial();
+  EXPECT_NEAR(assignment_score(graded.results, "a05_cuda_attention"),
+              expected["assignments"]["a05_cuda_attention"].get<double>(), 1e-9);
+  EXPECT_TRUE(fs::exists(out / "logs" / "configure-gpu.log"));
+  EXPECT_TRUE(fs::exists(out / "logs" / "a05_cuda_attention.gpu.build.log"));
+  const std::string output = graded.results["output"];
+  EXPECT_NE(output.find("Note (a05_cuda_attention): GPU cross-check: the tests ran again on this machine's GPU: "),
+            std::string::npos)
+      << output;
+  if (gpu_count() > 0) return;  // what a GPU says about the race is its own affair
+  EXPECT_NE(output.find("passed in the CPU runtime and not on the GPU"), std::string::npos) << output;
+  const std::string report = text::read_file(out / "report.md");
+  EXPECT_NE(report.find("### Passed here, not on this machine's GPU"), std::string::npos);
+  EXPECT_NE(report.find("[GPU cross-check: on this machine's GPU this test failed"), std::string::npos);
+  int annotated = 0;
+  for (const auto& test : graded.results["tests"])
+    annotated += test["output"].get<std::string>().find("[GPU cross-check: ") != std::string::npos;
+  EXPECT_GT(annotated, 0) << "each disagreeing test's output says what the GPU said";
 }
 
 TEST(GradeExamples, ZipAndGitSubmissionsGradeLikeTheFolder) {

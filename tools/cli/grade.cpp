@@ -25,6 +25,7 @@ struct GradeFlags {
   bool require_sandbox = false, no_sandbox = false, no_plots = false, no_cpu_cgroups = false;
   std::uint64_t seed = 0;
   CLI::Option* seed_option = nullptr;
+  std::string gpu_check = "auto";
 };
 
 }  // namespace
@@ -60,6 +61,12 @@ void add_grade(CLI::App& app, int& exit_code) {
   command->add_flag("--no-cpu-cgroups", flags->no_cpu_cgroups,
                     "Give the steps no cpu cgroups, as on a machine where the grader cannot create them: each "
                     "test's time limit then counts its processes' CPU time, with a wall-clock backstop");
+  command
+      ->add_option("--gpu-check", flags->gpu_check,
+                   "auto (default): where a GPU is, also run the CUDA labs' tests on it and report where it "
+                   "disagrees with the CPU runtime, whose tests alone decide the score; off; on: also where no GPU "
+                   "is seen (its tests then fail there: for checking the grader)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   command->callback([flags, &exit_code] {
     GradeOptions options = flags->options;
     if (options.out.empty()) options.out = default_out(options.submission);
@@ -68,6 +75,9 @@ void add_grade(CLI::App& app, int& exit_code) {
     if (*flags->seed_option) options.seed = flags->seed;
     options.plots = !flags->no_plots;
     options.cpu_cgroups = !flags->no_cpu_cgroups;
+    options.gpu_check = flags->gpu_check == "on"    ? GpuCheck::on
+                        : flags->gpu_check == "off" ? GpuCheck::off
+                                                    : GpuCheck::automatic;
     note_stop_signals();  // a time limit's SIGTERM, or Ctrl-C: clean up, then stop
     const GradeResult result = run_grade(options);
     print_summary(result, std::cout);

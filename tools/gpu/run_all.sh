@@ -15,6 +15,9 @@
 #      and a06's public tests (ctest -L gpu)                  -> run.log
 #   7. Nsight Compute on the reference kernels at the profile's shape, the
 #      counters docs/benchmarks.md compares with the CPU runtime's -> ncu.csv
+#   8. the grader on this GPU: the solutions' a05 graded (in the CPU runtime,
+#      as everywhere) with the GPU cross-check; every point earned, and the
+#      GPU agreeing with the runtime on every test  -> grading/ (its report)
 # and a line per step (status, seconds) in steps.csv. Each step has a cap and
 # the whole run a budget: a step that would start with too little time left is
 # skipped and says so, and what finished is written as it finishes, so a run
@@ -199,6 +202,19 @@ ncu_all() {
 }
 export -f ncu_all
 step ncu 120 20 ncu_all
+
+# 8. The grader on this GPU: the score is the CPU runtime's, and the GPU's runs
+# of the same tests must agree with it (pipeline/gpu_cross_check.hpp).
+grade_on_gpu() {
+  cmake --build "$build" -j "$jobs" --target rooflab rooflab_grading_kit a05_cuda_attention_verdict \
+    a05_cuda_attention_worker || return 1
+  "$build/rooflab" grade "$root/solutions" --assignment a05_cuda_attention --no-plots --seed 1 -j "$jobs" \
+    --out "$out/grading" --force || return 1
+  python3 "$root/tools/gpu/check_grading.py" "$out/grading/results.json"
+}
+export jobs
+export -f grade_on_gpu
+step grading 240 90 grade_on_gpu
 
 say "done in $((SECONDS - started))s of ${budget}s: $(grep -c ',passed,' "$steps") steps passed, results in $out"
 column -s, -t <"$steps" >&2 2>/dev/null || cat "$steps" >&2

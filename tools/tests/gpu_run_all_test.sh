@@ -61,5 +61,21 @@ grep -qF "mma_sync / PyTorch flash (fp16 and bf16), geometric mean over 2 points
   fail "--gpu-results: the ladder's geometric mean: $out"
 out=$("$rooflab" bench attention --gpu-results "$work/missing.csv" 2>&1) && fail "--gpu-results took a missing file"
 grep -q "missing.csv" <<<"$out" || fail "--gpu-results: the error does not name the file: $out"
+
+# Step 8's check of a grading on the GPU: every point, and a cross-check that agreed.
+check=$source_dir/tools/gpu/check_grading.py
+cat >"$work/agreed.json" <<'JSON'
+{"score": 115, "output": "Note (a05_cuda_attention): GPU cross-check: the tests ran again on this machine's GPU: 54 agreed with the CPU runtime, 6 ran in the runtime only (its counters). The score is the CPU runtime's, the same on every machine.\n",
+ "tests": [{"name": "a05_cuda_attention: A.B", "status": "passed", "score": 5, "max_score": 5, "output": ""},
+           {"name": "a05_cuda_attention: leaderboard", "score": 0, "max_score": 0, "output": "1.0"}]}
+JSON
+out=$(python3 "$check" "$work/agreed.json" 2>&1) || fail "check_grading.py refused an agreeing grading: $out"
+grep -q "^score 115" <<<"$out" || fail "check_grading.py prints no score: $out"
+sed 's/"output": ""}/"output": "[GPU cross-check: on this machine'"'"'s GPU this test failed: wrong]"}/' "$work/agreed.json" >"$work/disagreed.json"
+out=$(python3 "$check" "$work/disagreed.json" 2>&1) && fail "check_grading.py took a test the GPU failed"
+grep -q "A.B: the GPU disagreed" <<<"$out" || fail "check_grading.py does not name the test: $out"
+sed 's/GPU cross-check: the tests ran again/no cross-check/' "$work/agreed.json" >"$work/unchecked.json"
+out=$(python3 "$check" "$work/unchecked.json" 2>&1) && fail "check_grading.py took a grading without a cross-check"
+grep -q "no GPU cross-check ran" <<<"$out" || fail "check_grading.py: unclear: $out"
 rm -rf "$work"
-echo "run_all.sh: refuses without a GPU and names bad flags; --gpu-results prints the recorded ladder"
+echo "run_all.sh: refuses without a GPU and names bad flags; --gpu-results prints the recorded ladder; step 8's check"

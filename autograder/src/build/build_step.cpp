@@ -9,26 +9,26 @@
 namespace rooflab {
 namespace fs = std::filesystem;
 
-ProcessResult run_build_step(const Grading& grading, const std::vector<std::string>& argv, const std::string& step,
-                             double timeout_s) {
+ProcessResult run_build_step(const Grading& grading, const BuildTree& tree, const std::vector<std::string>& argv,
+                             const std::string& step, double timeout_s) {
   ProcessLimits limits = ProcessLimits::timeout(timeout_s);
   limits.output_cap_bytes = 200000;
   limits.address_space_bytes = kBuildAddressSpace;
   limits.file_size_bytes = kBuildFileSize;
   limits.max_processes = grading.process_rlimit();
   limits.open_files = 1024;
-  const fs::path temporary = grading.build / ".tmp";
+  const fs::path temporary = tree.dir / ".tmp";
   grading.sandbox.hand_over(temporary);
   const StepCgroups cgroups = grading.step_cgroups("build", kBuildMemory, grading.build_tasks());
   SandboxView view;
   view.read_only = {grading.scratch / "stage"};
-  view.writable = {grading.build};
-  view.cwd = grading.build;
-  view.gpu = grading.gpu;
+  view.writable = {tree.dir};
+  view.cwd = tree.dir;
+  view.gpu = tree.gpu;
   view.env = {"TMPDIR=" + temporary.string()};
   view.cgroup_procs_fds = cgroups.procs_fds();
   const fs::path log = grading.scratch / "logs" / (step + ".log");
-  ProcessResult result = grading.sandbox.run(argv, view, grading.build, log, limits);
+  ProcessResult result = grading.sandbox.run(argv, view, tree.dir, log, limits);
   if (cgroups.memory && cgroups.memory->oom_killed())
     result.output += "\n[the build passed its memory limit of " + std::to_string(kBuildMemory / kMiB) +
                      " MiB and the kernel stopped it]\n";
@@ -40,8 +40,16 @@ ProcessResult run_build_step(const Grading& grading, const std::vector<std::stri
   return result;
 }
 
-void configure_staged_course(const Grading& grading, const StagedSubmission& staged) {
-  std::cout << "configuring the staged course (CUDA " << (grading.gpu ? "on" : "off") << ", "
+ProcessResult build_target(const Grading& grading, const BuildTree& tree, const std::string& target,
+                           const std::string& step) {
+  return run_build_step(
+      grading, tree,
+      {"cmake", "--build", tree.dir.string(), "--target", target, "-j", std::to_string(grading.options.jobs)}, step,
+      kBuildTimeout_s);
+}
+
+ProcessResult configure_staged_course(const Grading& grading, const StagedSubmission& staged, const BuildTree& tree) {
+  std::cout << "configuring the staged course for " << (tree.gpu ? "the GPU" : "the CPU runtime") << " ("
             << (grading.sandbox.isolated() ? "sandboxed" : "NOT sandboxed") << ", memory "
             << (grading.cgroups.available() ? grading.cgroups.mechanism()
                                             : "rlimits only: " + grading.cgroups.why_not())
@@ -50,30 +58,26 @@ void configure_staged_course(const Grading& grading, const StagedSubmission& sta
             << ", CPU "
             << (grading.cpu.available() ? grading.cpu.mechanism() : "shared by process: " + grading.cpu.why_not())
             << ")\n";
-  const ProcessResult configure =
-      run_build_step(grading,
-                     {"cmake", "-S", staged.root.string(), "-B", grading.build.string(), "-DCMAKE_BUILD_TYPE=Release",
-                      "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
-                      "-DROOFLAB_GRADING_KIT_DIR=" + (staged.root / "kit").string(),
-                      "-DThrust_DIR=" + grading.manifest.thrust_dir.string(), "-DROOFLAB_BUILD_TOOLS=OFF",
-                      std::string("-DROOFLAB_ENABLE_CUDA=") + (grading.gpu ? "ON" : "OFF"),
-                      // CUDA_FILES run where the tests can: the report says which.
-                      std::string("-DROOFLAB_CUDA_KERNELS=") + (grading.gpu ? "gpu" : "cpu")},
-                     "configure", kConfigureTimeout_s);
-  if (!configure.succeeded())
-    throw std::runtime_error("the staged course does not configure (a course problem, not the student's); see " +
-                             (grading.options.out / "logs" / "configure.log").string() + "\n" + configure.output);
+  grading.sandbox.hand_over(tree.dir);
+  return run_build_step(grading, tree,
+                        {"cmake", "-S", staged.root.string(), "-B", tree.dir.string(), "-DCMAKE_BUILD_TYPE=Release",
+                         "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
+                         "-DROOFLAB_GRADING_KIT_DIR=" + (staged.root / "kit").string(),
+                         "-DThrust_DIR=" + grading.manifest.thrust_dir.string(), "-DROOFLAB_BUILD_TOOLS=OFF",
+                         std::string("-DROOFLAB_ENABLE_CUDA=") + (tree.gpu ? "ON" : "OFF"),
+                         std::string("-DROOFLAB_CUDA_KERNELS=") + (tree.gpu ? "gpu" : "cpu")},
+                        tree.gpu ? "configure-gpu" : "configure", kConfigureTimeout_s);
 }
 
 std::vector<std::string> rejected_symbols(const Grading& grading, const AssignmentInfo& info) {
   std::vector<fs::path> objects;
-  for (const fs::path& folder : Manifest::student_objects(grading.build, info))
+  for (const fs::path& folder : Manifest::student_objects(grading.build.dir, info))
     for (const auto& entry : fs::recursive_directory_iterator(folder))
       if (entry.path().extension() == ".o") objects.push_back(entry.path());
   // nm and objdump read what the student's code compiled to: in the sandbox.
   const ToolRunner run = [&](const std::vector<std::string>& argv) {
     SandboxView view;
-    view.read_only = {grading.build};
+    view.read_only = {grading.build.dir};
     ProcessLimits limits = ProcessLimits::timeout(120);
     limits.output_cap_bytes = 64u << 20;
     const ProcessResult ran = grading.sandbox.run(argv, view, grading.scratch,

@@ -50,13 +50,11 @@ std::uint64_t grading_memory_mb(const fs::path& manifest_path, const std::vector
 namespace class_grading {
 namespace {
 
-// Whether the graded labs have CUDA kernels (then each task asks Slurm for a GPU).
+// Whether the graded labs have code a GPU runs (then each task asks Slurm for a
+// GPU, where the grader cross-checks their tests and times the leaderboard).
 bool needs_gpu(const GradeAllOptions& options) {
-  for (const AssignmentInfo& info : graded_assignments(Manifest::load(options.manifest), options.only)) {
-    const bool cuda = std::any_of(info.cuda_files.begin(), info.cuda_files.end(),
-                                  [](const std::string& file) { return !file.empty(); });
-    if (cuda) return true;
-  }
+  for (const AssignmentInfo& info : graded_assignments(Manifest::load(options.manifest), options.only))
+    if (info.runs_on_gpu()) return true;
   return false;
 }
 

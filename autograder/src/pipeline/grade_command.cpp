@@ -20,6 +20,7 @@
 #include "os/pids_cgroup.hpp"
 #include "os/scratch_space.hpp"
 #include "os/stop_signals.hpp"
+#include "pipeline/gpu_cross_check.hpp"
 #include "pipeline/grading.hpp"
 #include "plots/profile_plots.hpp"
 #include "report/containment.hpp"
@@ -62,7 +63,8 @@ std::vector<AssignmentInfo> selected_assignments(const Manifest& manifest, const
   return selected;
 }
 
-// The leaderboard test (rubric [leaderboard]), alone, beside the reference.
+// The leaderboard test (rubric [leaderboard]), alone, beside the reference:
+// `binaries` are the GPU's where the cross-check built them, else the CPU runtime's.
 void measure_leaderboard(const Grading& grading, AssignmentResult& assignment, const AssignmentInfo& info,
                          const Rubric& rubric, const GradedBinaries& binaries) {
   std::cout << "[" << info.name << "] timing the leaderboard test beside the reference\n" << std::flush;
@@ -88,17 +90,17 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
 
   if (!info.cuda_files.empty())
     assignment.notes.push_back(
-        grading.gpu ? "CUDA kernels ran on this machine's GPU."
-                    : "CUDA kernels ran in the CPU runtime (no GPU here): a launch that races or whose "
-                      "__syncthreads some threads never reach fails, naming the kernel; GPU-only tests: 0 of 0.");
+        "CUDA kernels ran in the CPU runtime, which grades them on every machine alike: a launch that races, "
+        "reads memory a GPU would fault on or that was never written, or has a __syncthreads some threads never "
+        "reach fails, naming the kernel; its counters grade the structure rungs. Tests that need a GPU: 0 of 0.");
   if (info.rubric.empty())
     throw std::runtime_error(info.name + " has no grading/rubric.toml in the reference course: nothing to grade it by");
   const Rubric rubric = Rubric::load(info.rubric);
   GradedBinaries binaries;
   binaries.verdict = grading.manifest.verdict_binary(info);
-  binaries.worker = Manifest::worker_binary(grading.build, info);
-  binaries.worker_build_dir = grading.build;
-  binaries.gpu = grading.gpu;
+  binaries.worker = Manifest::worker_binary(grading.build.dir, info);
+  binaries.worker_build_dir = grading.build.dir;
+  binaries.gpu = false;
   binaries.seed = seed;
   binaries.openmp_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / grading.options.jobs);
   std::vector<std::string> expected = list_tests(binaries.verdict, grading.scratch);
@@ -114,10 +116,7 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
   if (rejections.empty()) {
     std::cout << "[" << info.name << "] building\n" << std::flush;
     const ProcessResult built =
-        run_build_step(grading,
-                       {"cmake", "--build", grading.build.string(), "--target", Manifest::worker_target(info), "-j",
-                        std::to_string(grading.options.jobs)},
-                       info.name + ".build", kBuildTimeout_s);
+        build_target(grading, grading.build, Manifest::worker_target(info), info.name + ".build");
     assignment.built = built.succeeded();
     if (!assignment.built) assignment.build_log = built.output;
     if (assignment.built) rejections = rejected_symbols(grading, info);
@@ -130,9 +129,9 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
   }
 
   std::vector<TestOutcome> outcomes(expected.size());
+  std::vector<TestLimits> limits;
+  for (const std::size_t g : owner) limits.push_back({rubric.groups[g].timeout_s, rubric.groups[g].memory_limit_mb});
   if (assignment.built) {
-    std::vector<TestLimits> limits;
-    for (const std::size_t g : owner) limits.push_back({rubric.groups[g].timeout_s, rubric.groups[g].memory_limit_mb});
     std::cout << "[" << info.name << "] running " << expected.size() << " tests\n";
     outcomes = run_tests_in_parallel(grading, binaries, expected, limits, grading.scratch / ("run-" + info.name));
   } else {
@@ -150,7 +149,12 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
     assignment.tests.push_back(std::move(test));
   }
   score(assignment, rubric, owner);
-  if (rubric.leaderboard && assignment.built) measure_leaderboard(grading, assignment, info, rubric, binaries);
+  std::optional<GradedBinaries> on_gpu;
+  if (grading.gpu_build && info.runs_on_gpu() && assignment.built)
+    on_gpu = run_gpu_cross_check(grading, assignment, info, binaries, expected, limits);
+  // Timed on the GPU where one is (not under --gpu-check on without one: nothing would run there).
+  if (rubric.leaderboard && assignment.built)
+    measure_leaderboard(grading, assignment, info, rubric, on_gpu && gpu_count() > 0 ? *on_gpu : binaries);
   if (info.has_profile && assignment.built) {
     if (grading.options.plots)
       add_scaling_plots(grading, assignment, info);
@@ -158,6 +162,17 @@ AssignmentResult grade_assignment(const Grading& grading, const StagedSubmission
       assignment.plot_notes.push_back("not drawn: graded with --no-plots");
   }
   return assignment;
+}
+
+// Whether this grading also runs the CUDA and Thrust labs' tests on a GPU
+// (pipeline/gpu_cross_check.hpp).
+bool gpu_check_wanted(const GradeOptions& options, const Manifest& manifest,
+                      const std::vector<AssignmentInfo>& assignments) {
+  if (options.gpu_check == GpuCheck::off) return false;
+  if (std::none_of(assignments.begin(), assignments.end(),
+                   [](const AssignmentInfo& info) { return info.runs_on_gpu(); }))
+    return false;
+  return manifest.with_cuda && (options.gpu_check == GpuCheck::on || gpu_count() > 0);
 }
 
 std::uint64_t draw_seed() {
@@ -189,16 +204,8 @@ void grade_into(GradeResult& result, const GradeOptions& options, const Manifest
   const PidsCgroups pids = PidsCgroups::probe(name, cgroups);
   const CpuCgroups cpu = options.cpu_cgroups ? CpuCgroups::probe(name, cgroups, pids, options.jobs)
                                              : CpuCgroups::none("rooflab grade --no-cpu-cgroups");
-  // CUDA is compiled for a submission only where its GPU tests can also run.
-  Grading grading{options,
-                  manifest,
-                  sandbox,
-                  cgroups,
-                  pids,
-                  cpu,
-                  scratch.path(),
-                  scratch.path() / "build",
-                  manifest.with_cuda && gpu_count() > 0};
+  Grading grading{options,     manifest, sandbox, cgroups, pids, cpu, scratch.path(), {scratch.path() / "build", false},
+                  std::nullopt};
   result.sandboxed = sandbox.isolated();
   if (!sandbox.isolated()) {
     result.notes.push_back("WARNING: the submission's code ran WITHOUT the sandbox: " + sandbox.weakness() +
@@ -227,8 +234,20 @@ void grade_into(GradeResult& result, const GradeOptions& options, const Manifest
   for (const auto& why : unpacked.refused) result.notes.push_back("refused: " + why);
   for (const auto& why : staged.unreadable) result.notes.push_back("could not read: " + why);
 
-  sandbox.hand_over(grading.build);
-  configure_staged_course(grading, staged);
+  const ProcessResult configured = configure_staged_course(grading, staged, grading.build);
+  if (!configured.succeeded())
+    throw std::runtime_error("the staged course does not configure (a course problem, not the student's); see " +
+                             (options.out / "logs" / "configure.log").string() + "\n" + configured.output);
+  if (gpu_check_wanted(options, manifest, assignments)) {
+    const BuildTree gpu{scratch.path() / "build-gpu", true};
+    if (configure_staged_course(grading, staged, gpu).succeeded())
+      grading.gpu_build = gpu;
+    else
+      result.notes.push_back(
+          "GPU cross-check: not run, the staged course did not configure for this machine's GPU (a course "
+          "problem, not the student's; logs/configure-gpu.log). The score is the CPU runtime's, as on every "
+          "machine.");
+  }
 
   for (const AssignmentInfo& info : assignments)
     result.assignments.push_back(grade_assignment(grading, staged, info, result.seed));
@@ -243,6 +262,9 @@ GradeResult run_grade(const GradeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const Manifest manifest = Manifest::load(options.manifest);
   const std::vector<AssignmentInfo> assignments = selected_assignments(manifest, options.only);
+  if (options.gpu_check == GpuCheck::on && !manifest.with_cuda)
+    throw std::runtime_error("--gpu-check on: the reference build (" + options.manifest.string() +
+                             ") has no CUDA compiled in (no nvcc when it was configured): nothing to build for a GPU");
   prepare_output(options);
   GradeResult result;
   result.submission = fs::absolute(options.submission).lexically_normal().string();

@@ -12,6 +12,13 @@
 
 namespace rooflab {
 
+// Whether the grader also builds the CUDA and Thrust labs for a GPU and runs
+// their tests there, beside the CPU runtime's (which alone decide the score):
+// automatic where this machine has a GPU and the reference build has CUDA;
+// on, also where no GPU is seen (its tests then fail there: for checking the
+// grader itself); off, never.
+enum class GpuCheck { automatic, on, off };
+
 struct GradeOptions {
   std::filesystem::path submission;
   std::filesystem::path manifest;  // rooflab_manifest.json of the reference build
@@ -26,6 +33,7 @@ struct GradeOptions {
   // Where false, no cpu cgroups, as on a machine whose grader cannot create
   // them: each test's time limit then counts CPU time (run/test_runner.hpp).
   bool cpu_cgroups = true;
+  GpuCheck gpu_check = GpuCheck::automatic;
 };
 
 // Grades and writes results.json, report.md and junit.xml into options.out.

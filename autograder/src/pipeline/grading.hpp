@@ -39,6 +39,15 @@ inline constexpr std::uint64_t kBuildTasks = 512;
 inline constexpr std::uint64_t kBuildTasksPerJob = 8;  // past -j 64, per parallel job
 inline constexpr std::uint64_t kRunTasks = 64;         // plus the step's OpenMP threads
 
+// One build of the staged course. Every grading has the CPU runtime's: its
+// tests decide the score, on every machine alike. Where a GPU is, a second
+// build compiles the same code for it, runs the same tests there as a
+// cross-check (pipeline/gpu_cross_check.hpp) and times the leaderboard.
+struct BuildTree {
+  std::filesystem::path dir;
+  bool gpu = false;  // CUDA compiled in: CUDA_FILES and Thrust's _cuda twins run on the GPU
+};
+
 // What every step of one grading shares.
 struct Grading {
   const GradeOptions& options;
@@ -48,8 +57,8 @@ struct Grading {
   const PidsCgroups& pids;
   const CpuCgroups& cpu;
   std::filesystem::path scratch;
-  std::filesystem::path build;  // the staged course's build folder
-  bool gpu = false;
+  BuildTree build;                     // the CPU runtime's: the score
+  std::optional<BuildTree> gpu_build;  // the GPU's, where the cross-check runs (GradeOptions::gpu_check)
 
   // One step's memory, pids and cpu cgroups, each where the machine has one to give.
   StepCgroups step_cgroups(const std::string& step, std::uint64_t bytes, std::uint64_t tasks) const {

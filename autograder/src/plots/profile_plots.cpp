@@ -16,10 +16,9 @@ namespace fs = std::filesystem;
 
 void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, const AssignmentInfo& info) {
   std::cout << "[" << info.name << "] profiling for the report's plots\n" << std::flush;
-  const ProcessResult built = run_build_step(grading,
-                                             {"cmake", "--build", grading.build.string(), "--target",
-                                              info.name + "_profile", "-j", std::to_string(grading.options.jobs)},
-                                             info.name + ".profile.build", kBuildTimeout_s);
+  // The CPU runtime's build, as on every machine: there the CUDA labs' kernels are counted.
+  const ProcessResult built =
+      build_target(grading, grading.build, info.name + "_profile", info.name + ".profile.build");
   // Profiles run one at a time, each with every core, and the same OpenMP
   // settings for the submission's and the reference's.
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -35,11 +34,11 @@ void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, con
     const StepCgroups cgroups =
         grading.step_cgroups("profile", kProfileMemory, kRunTasks + static_cast<std::uint64_t>(cores));
     SandboxView view;
-    view.read_only = {grading.build};
+    view.read_only = {grading.build.dir};
     view.env = openmp_environment(cores);
     view.cgroup_procs_fds = cgroups.procs_fds();
     const LoadWatch watch;  // its times say little when other processes took the cores meanwhile
-    const ProcessResult ran = grading.sandbox.run({Manifest::profile_binary(grading.build, info).string()}, view,
+    const ProcessResult ran = grading.sandbox.run({Manifest::profile_binary(grading.build.dir, info).string()}, view,
                                                   scratch, scratch / (info.name + ".profile.log"), limits);
     if (const std::string busy = watch.warning(cores); !busy.empty()) assignment.plot_notes.push_back(busy);
     std::vector<std::string> messages;

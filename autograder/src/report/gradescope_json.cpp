@@ -212,6 +212,10 @@ void write_gradescope_json(const GradeResult& result, const std::filesystem::pat
   if (!result.error.empty()) output << "Grading could not finish: " << result.error << "\n";
   for (const auto& note : capped(result.notes, kListCap))
     output << "Note: " << text::untrusted_line(note, kLineCap) << "\n";
+  // Each assignment's notes (a file not submitted, where its kernels ran, the GPU cross-check).
+  for (const auto& assignment : result.assignments)
+    for (const auto& note : capped(assignment.notes, kListCap))
+      output << "Note (" << assignment.name << "): " << text::untrusted_line(note, kLineCap) << "\n";
   write_skipped(output, result);
   output << isolation(result) << "\n";
   for (const auto& line : result.containment) output << line << "\n";

@@ -92,6 +92,15 @@ void write_markdown_report(const GradeResult& result, const std::filesystem::pat
          << markdown::inline_text(test.group) << ")\n\n"
          << markdown::fenced(describe_outcome(test), kMessageCap) << "\n";
     }
+    // Passes the GPU cross-check disagreed with: the failures above say it in their own entries.
+    heading = false;
+    for (const auto& test : assignment.tests) {
+      if (test.gpu_verdict.empty() || test.outcome.status != TestStatus::passed || !test.withheld_by.empty()) continue;
+      if (!heading) md << "### Passed here, not on this machine's GPU\n\n";
+      heading = true;
+      md << "**" << markdown::inline_text(test.outcome.name) << "** (" << markdown::inline_text(test.group) << ")\n\n"
+         << markdown::fenced(describe_outcome(test), kMessageCap) << "\n";
+    }
   }
   if (!result.ignored_files.empty()) {
     md << "## Ignored files\n\nThese submitted files are not STUDENT_FILES and were not used:\n\n";

@@ -62,13 +62,18 @@ std::string isolation(const GradeResult& result) {
 }
 
 std::string describe_outcome(const GradedTest& test) {
-  if (test.outcome.status != TestStatus::passed)
-    return std::string(to_string(test.outcome.status)) + ": " + test.outcome.message;
-  if (test.withheld_by.empty()) return "";
-  std::string why = "passed, but its points are earned only together with tests that did not pass:";
-  for (const auto& required : test.withheld_by) why += "\n  " + required;
-  if (!test.gate_reason.empty()) why += "\n(" + test.gate_reason + ")";
-  return why;
+  std::string what;
+  if (test.outcome.status != TestStatus::passed) {
+    what = std::string(to_string(test.outcome.status)) + ": " + test.outcome.message;
+  } else if (!test.withheld_by.empty()) {
+    what = "passed, but its points are earned only together with tests that did not pass:";
+    for (const auto& required : test.withheld_by) what += "\n  " + required;
+    if (!test.gate_reason.empty()) what += "\n(" + test.gate_reason + ")";
+  }
+  if (!test.gpu_verdict.empty())
+    what += std::string(what.empty() || what.back() == '\n' ? "" : "\n") + "[GPU cross-check: " + test.gpu_verdict +
+            ". The score counts the CPU runtime's verdict, as on every machine.]";
+  return what;
 }
 
 std::string leaderboard_summary(const LeaderboardResult& leaderboard) {

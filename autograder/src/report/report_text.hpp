@@ -32,7 +32,8 @@ std::string json_text(const std::string& raw, std::size_t cap);
 std::string isolation(const GradeResult& result);
 // What a test's entry says: nothing for a pass that earned its points; the
 // status and the message otherwise, and for a pass whose points a gate
-// withheld, which tests it needed.
+// withheld, which tests it needed; then, where the GPU cross-check disagreed,
+// what the GPU said.
 std::string describe_outcome(const GradedTest& test);
 // Why tests were skipped: the line gtest prints after "Skipped" (the test's
 // GTEST_SKIP message) of the first skipped test, decided in the verdict process.

@@ -24,6 +24,9 @@ struct GradedTest {
   // tests that did not pass ("Suite.Test (failed)"), and the gate's reason.
   std::vector<std::string> withheld_by;
   std::string gate_reason;
+  // Where the GPU cross-check's run disagreed with this outcome (the CPU
+  // runtime's, which scores): what the GPU said. Empty where they agreed.
+  std::string gpu_verdict;
 };
 
 struct GroupSummary {

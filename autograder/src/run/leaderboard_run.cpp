@@ -4,28 +4,11 @@
 #include <iostream>
 
 #include "pipeline/grading.hpp"
+#include "text/text.hpp"
 #include "verdict/verdict_decision.hpp"
 
 namespace rooflab {
 namespace fs = std::filesystem;
-
-namespace {
-// The first `count` lines of a test's message on one line, as a note quotes it.
-std::string first_lines(const std::string& message, std::size_t count) {
-  std::string excerpt;
-  std::size_t lines = 0, start = 0;
-  while (start < message.size() && lines < count) {
-    std::size_t end = message.find('\n', start);
-    if (end == std::string::npos) end = message.size();
-    if (end > start) {
-      excerpt += (excerpt.empty() ? "" : " | ") + message.substr(start, end - start);
-      ++lines;
-    }
-    start = end + 1;
-  }
-  return start < message.size() ? excerpt + " …" : excerpt;
-}
-}  // namespace
 
 std::optional<GradedBinaries> reference_worker(const Grading& grading, const AssignmentInfo& info,
                                                const GradedBinaries& submission, std::string& why_not) {
@@ -40,14 +23,12 @@ std::optional<GradedBinaries> reference_worker(const Grading& grading, const Ass
     return std::nullopt;
   }
   // The reference's CUDA kernels run where its build found a GPU; the
-  // submission's are compiled for one only where this machine has one
-  // (grading.gpu), and otherwise run in the CPU runtime, many times slower.
-  const bool has_kernels = std::any_of(info.cuda_files.begin(), info.cuda_files.end(),
-                                       [](const std::string& file) { return !file.empty(); });
-  if (has_kernels && grading.manifest.kernels_on_gpu != grading.gpu) {
+  // submission's on this machine's GPU where the grader built them for one
+  // (the GPU cross-check's build), else in the CPU runtime, many times slower.
+  if (!info.cuda_files.empty() && grading.manifest.kernels_on_gpu != submission.gpu) {
     why_not = std::string("the reference's CUDA kernels run ") +
               (grading.manifest.kernels_on_gpu ? "on a GPU" : "in the CPU runtime") + " and yours " +
-              (grading.gpu ? "on this machine's GPU" : "in the CPU runtime") + ": no like-for-like comparison";
+              (submission.gpu ? "on this machine's GPU" : "in the CPU runtime") + ": no like-for-like comparison";
     return std::nullopt;
   }
   return reference;
@@ -95,7 +76,7 @@ LeaderboardResult run_leaderboard(const Grading& grading, const GradedBinaries& 
 
 std::string reference_failure_note(const TestOutcome& ran) {
   return std::string("the reference's run ") + to_string(ran.status) + " on this machine" +
-         (ran.message.empty() ? std::string() : ": " + first_lines(ran.message, 6));
+         (ran.message.empty() ? std::string() : ": " + text::first_lines(ran.message, 6));
 }
 
 }  // namespace rooflab

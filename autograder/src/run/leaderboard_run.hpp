@@ -17,8 +17,9 @@ namespace rooflab {
 // The reference build's worker for `info` (solutions/ linked with the same
 // dispatch), with everything else as in `submission`; or nullopt, with the
 // reason in `why_not`, where it cannot be compared like with like: no such
-// binary, or CUDA kernels the reference compiled for a GPU this machine lacks
-// while the submission's run in the CPU runtime.
+// binary, or CUDA kernels that run on a GPU in one and in the CPU runtime in
+// the other (the reference's where its build found a GPU, the submission's
+// where `submission` is the GPU cross-check's build).
 std::optional<GradedBinaries> reference_worker(const Grading& grading, const AssignmentInfo& info,
                                                const GradedBinaries& submission, std::string& why_not);
 

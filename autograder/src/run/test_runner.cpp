@@ -126,6 +126,11 @@ TestOutcome run_test(const Grading& grading, const GradedBinaries& binaries, con
        "ROOFLAB_WORKER_MEMORY=" + (cgroup ? cgroup->locator()
                                           : "unavailable:this grading machine has no memory cgroup for the worker (" +
                                                 cgroups.why_not() + ")")});
+  // Where the worker's kernels run in the CPU runtime, the verdict sees no GPU
+  // either, so that its tests ask what they ask on a machine without one (a
+  // backend's availability, the leaderboard's shape): the same tests, the
+  // same score, on every machine.
+  if (!binaries.gpu) verdict_options.env.push_back("CUDA_VISIBLE_DEVICES=");
   Child verdict = spawn_process({binaries.verdict.string(), "--gtest_filter=" + name,
                                  "--gtest_output=json:" + report_path.string(), "--gtest_color=no"},
                                 scratch, scratch / "output.log", verdict_limits, verdict_options);

@@ -22,6 +22,13 @@ Manifest Manifest::load(const std::filesystem::path& path) {
     if (!object.contains(field)) throw field_error(field, "is missing");
     return object.at(field);
   };
+  // Older manifests joined two lists into one string, leaving empty entries.
+  const auto file_list = [](const nlohmann::json& array) {
+    std::vector<std::string> files;
+    for (const std::string& file : array.get<std::vector<std::string>>())
+      if (!file.empty()) files.push_back(file);
+    return files;
+  };
   Manifest manifest;
   try {
     manifest.source_dir = get(json, "source_dir").get<std::string>();
@@ -40,7 +47,9 @@ Manifest Manifest::load(const std::filesystem::path& path) {
       assignment.has_hidden_tests = get(entry, "has_hidden_tests").get<bool>();
       assignment.has_profile = get(entry, "has_profile").get<bool>();
       assignment.rubric = get(entry, "rubric").get<std::string>();
-      assignment.cuda_files = get(entry, "cuda_files").get<std::vector<std::string>>();
+      assignment.cuda_files = file_list(get(entry, "cuda_files"));
+      // Manifests written before the field existed name no Thrust files.
+      if (entry.contains("thrust_files")) assignment.thrust_files = file_list(entry.at("thrust_files"));
       manifest.assignments.push_back(std::move(assignment));
     }
   } catch (const nlohmann::json::type_error& error) {

@@ -15,9 +15,14 @@ struct AssignmentInfo {
   std::vector<std::string> student_files;  // relative to dir
   std::vector<std::string> public_tests;   // relative to dir
   bool has_hidden_tests = false;
-  bool has_profile = false;             // a PROFILE program for the report's scaling plots
-  std::filesystem::path rubric;         // <assignment>/grading/rubric.toml in the reference tree; empty if none
-  std::vector<std::string> cuda_files;  // CUDA_FILES and GPU_CUDA_FILES, relative to dir
+  bool has_profile = false;               // a PROFILE program for the report's scaling plots
+  std::filesystem::path rubric;           // <assignment>/grading/rubric.toml in the reference tree; empty if none
+  std::vector<std::string> cuda_files;    // CUDA_FILES and GPU_CUDA_FILES, relative to dir
+  std::vector<std::string> thrust_files;  // THRUST_FILES: nvcc compiles their _cuda twins where CUDA is in
+
+  // Whether nvcc compiles any of its student code where CUDA is compiled in:
+  // then a GPU runs some of its tests, and the grader cross-checks them there.
+  bool runs_on_gpu() const { return !cuda_files.empty() || !thrust_files.empty(); }
 };
 
 struct Manifest {

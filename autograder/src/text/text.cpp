@@ -64,6 +64,21 @@ std::string truncate(const std::string& text, std::size_t limit) {
   return text.substr(0, limit) + "\n[... " + std::to_string(text.size() - limit) + " more bytes cut]\n";
 }
 
+std::string first_lines(const std::string& message, std::size_t count) {
+  std::string excerpt;
+  std::size_t lines = 0, start = 0;
+  while (start < message.size() && lines < count) {
+    std::size_t end = message.find('\n', start);
+    if (end == std::string::npos) end = message.size();
+    if (end > start) {
+      excerpt += (excerpt.empty() ? "" : " | ") + message.substr(start, end - start);
+      ++lines;
+    }
+    start = end + 1;
+  }
+  return start < message.size() ? excerpt + " …" : excerpt;
+}
+
 namespace {
 
 // The length of the valid UTF-8 sequence starting at text[i] and its code

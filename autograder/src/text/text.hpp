@@ -27,6 +27,10 @@ std::string mib(std::uint64_t bytes);
 // At most `limit` bytes of `text`, with a note saying how much was cut.
 std::string truncate(const std::string& text, std::size_t limit);
 
+// The first `count` non-empty lines of `message` joined on one line with
+// " | ", and " …" where more followed: how a note quotes a test's message.
+std::string first_lines(const std::string& message, std::size_t count);
+
 // Text a submission controls (file names, what its code printed, compiler
 // messages quoting it), made safe to show anywhere: invalid UTF-8 becomes
 // U+FFFD; control characters other than newline and tab, and the Unicode line
