@@ -19,6 +19,7 @@
 #include "a02_transformer_costs/a02_transformer_costs.hpp"
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
 #include "commands.hpp"
+#include "generate_text.hpp"
 #include "model_file.hpp"
 #include "rooflab/bandwidth.hpp"
 #include "rooflab/machine_load.hpp"
@@ -301,11 +302,37 @@ void add_generate(CLI::App& app, int& exit_code) {
   command->add_option("--page-size", flags->page_size, "tokens per page with --paged (default 16)")
       ->check(CLI::PositiveNumber);
   command->add_option("--models-dir", flags->models_dir, "folder of model .toml files (default: tools/models)");
-  command->callback([flags, batch, &exit_code] {
+  // A real checkpoint instead of a random model of a shape: text in, text out.
+  auto text = std::make_shared<TextGenerationFlags>();
+  CLI::Option* weights =
+      command
+          ->add_option("--weights", text->weights,
+                       "a Hugging Face GPT-2 folder (config.json, model.safetensors, vocab.json and merges.txt or "
+                       "tokenizer.json; fp32, fp16 or bf16): decode --prompt with it and print the text, e.g. "
+                       "data/checkpoints/tiny-gpt2")
+          ->check(CLI::ExistingDirectory);
+  command->add_option("--prompt", text->prompt, "with --weights: the text to continue")->needs(weights);
+  command->add_option("--temperature", text->sampling.temperature, "with --weights: 0 (default) greedy, else sample")
+      ->needs(weights);
+  command->add_option("--top-k", text->sampling.top_k, "with --weights: sample among the k most likely (0: all)")
+      ->needs(weights);
+  command->add_option("--top-p", text->sampling.top_p, "with --weights: sample in the smallest set of probability p")
+      ->needs(weights);
+  command->add_option("--seed", text->sampling.seed, "with --weights: the sampler's seed (default 0)")->needs(weights);
+  for (const char* name : {"--compare", "--batches", "--batch", "--model", "--paged", "--prompt-length"})
+    weights->excludes(command->get_option(name));
+  command->callback([flags, text, weights, batch, &exit_code] {
     // Decoding uses every thread it is given (OpenMP): tokens/s measured while other
     // processes ran says little, and the run says so (rooflab/machine_load.hpp).
     const LoadWatch watch;
-    exit_code = run_generate(*flags, batch->count() > 0);
+    if (weights->count() > 0) {
+      TextGenerationFlags run = *text;
+      run.tokens = flags->tokens;
+      run.threads = flags->threads;
+      exit_code = run_text_generation(run);
+    } else {
+      exit_code = run_generate(*flags, batch->count() > 0);
+    }
     watch.warn_if_busy(std::cerr, flags->threads);
   });
 }

@@ -22,8 +22,10 @@ namespace {
 // released template (release --check keeps it current); tools/ only the
 // commands that run on the student's own code (tools/CMakeLists.txt builds
 // them alone under ROOFLAB_STUDENT_TOOLS).
-const std::vector<std::string> kWholeFolders{"assignments",   "common",      "cmake",       "plots/figures",
-                                             "tools/analyze", "tools/bench", "tools/models"};
+// data/checkpoints: the small GPT-2 checkpoints `lab generate --weights` decodes.
+const std::vector<std::string> kWholeFolders{"assignments",       "common",          "cmake",        "plots/figures",
+                                             "tools/analyze",     "tools/bench",     "tools/models", "tools/decode",
+                                             "tools/checkpoints", "data/checkpoints"};
 const std::vector<std::string> kFiles{"CMakeLists.txt",
                                       "lab",
                                       ".clang-format",
@@ -34,6 +36,8 @@ const std::vector<std::string> kFiles{"CMakeLists.txt",
                                       "tools/cli/analyze.cpp",
                                       "tools/cli/bench.cpp",
                                       "tools/cli/generate.cpp",
+                                      "tools/cli/generate_text.cpp",
+                                      "tools/cli/generate_text.hpp",
                                       "tools/cli/train.cpp",
                                       "tools/cli/tools_unavailable.cpp"};
 // docs/: the chapters and how grading works; not the instructor's pages (the

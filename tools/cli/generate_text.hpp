@@ -1,0 +1,23 @@
+// `rooflab generate --weights DIR --prompt TEXT`: a checkpoint's continuation
+// of a prompt, as text, and its speed (generate_text.cpp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "sampler.hpp"
+
+namespace rooflab::cli {
+
+struct TextGenerationFlags {
+  std::filesystem::path weights;  // a Hugging Face GPT-2 folder
+  std::string prompt;
+  std::int64_t tokens = 32;  // new tokens
+  int threads = 2;
+  decode::SamplingOptions sampling;
+};
+
+int run_text_generation(const TextGenerationFlags& flags);
+
+}  // namespace rooflab::cli

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `rooflab generate --weights DIR --prompt TEXT` as a person types it: the
+# small checkpoint's greedy continuation printed as text, equal to the one
+# transformers wrote into its reference.json; sampling with a seed twice the
+# same; a bad checkpoint folder or flag named, with a non-zero exit.
+# usage: generate_weights_test.sh ROOFLAB CHECKPOINTS_DIR SCRATCH_DIR
+set -uo pipefail
+rooflab=$1 checkpoints=$2 scratch=$3
+rm -rf "$scratch" && mkdir -p "$scratch"
+failed=0
+fail() { echo "FAIL: $*" >&2; failed=1; }
+
+# The continuation as `generate` prints it: from "continuation (N tokens): "
+# to the blank line before the table.
+continuation() { python3 -c '
+import sys
+text = sys.stdin.read()
+start = text.index("continuation (")
+start = text.index("): ", start) + 3
+print(text[start:text.index("\n\n| measure", start)], end="")'; }
+
+for name in tiny-gpt2 tiny-gpt2-fp16; do
+  folder=$checkpoints/$name
+  expected=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["prompts"][0]["greedy_text"], end="")' \
+    "$folder/reference.json")
+  prompt=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["prompts"][0]["text"], end="")' \
+    "$folder/reference.json")
+  out=$("$rooflab" generate --weights "$folder" --prompt "$prompt" --tokens 24 2>"$scratch/err") ||
+    fail "$name: generate exited $?: $(cat "$scratch/err")"
+  got=$(continuation <<<"$out")
+  [ "$got" = "$expected" ] || fail "$name: continuation '$got', transformers' '$expected'"
+  grep -q "achieved / bound" <<<"$out" || fail "$name: no bound in the table: $out"
+done
+grep -q "F16 weights in the file" <<<"$out" || fail "the fp16 checkpoint's dtype is not named: $out"
+
+sample() { "$rooflab" generate --weights "$checkpoints/tiny-gpt2" --prompt "The cache" --tokens 20 \
+  --temperature 0.9 --top-k 20 --top-p 0.95 --seed "$1" 2>/dev/null | continuation; }
+[ "$(sample 7)" = "$(sample 7)" ] || fail "one seed gave two continuations"
+
+# A folder that is not a checkpoint, a broken config, a flag without --weights.
+mkdir -p "$scratch/broken"
+cp "$checkpoints/tiny-gpt2/"* "$scratch/broken/"
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); c["n_embd"] = 96; json.dump(c, open(sys.argv[1], "w"))' \
+  "$scratch/broken/config.json"
+out=$("$rooflab" generate --weights "$scratch/broken" --prompt "x" 2>&1) && fail "a broken checkpoint decoded"
+grep -q "broken/model.safetensors: tensor \"transformer.wte.weight\" has shape \[512, 64\] but config.json implies \[512, 96\]" <<<"$out" ||
+  fail "the broken checkpoint's error: $out"
+out=$("$rooflab" generate --prompt "x" 2>&1) && fail "--prompt without --weights ran"
+grep -q -- "--prompt requires --weights" <<<"$out" || fail "--prompt without --weights: $out"
+out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2" --prompt "x" --top-p 2 2>&1) && fail "--top-p 2 ran"
+grep -q "top_p: must be in (0, 1]" <<<"$out" || fail "--top-p 2: $out"
+out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2" 2>&1) && fail "--weights without --prompt ran"
+grep -q -- "--prompt" <<<"$out" || fail "--weights without --prompt: $out"
+
+rm -rf "$scratch"
+[ $failed = 0 ] && echo "generate --weights: transformers' greedy text, seeded sampling, errors named"
+exit $failed
