@@ -292,7 +292,8 @@ void add_generate(CLI::App& app, int& exit_code) {
       ->excludes(batch);
   command->add_flag("--compare", flags->compare,
                     "beside each row, Hugging Face transformers' GPT2LMHeadModel decoding the same shape with its KV "
-                    "cache at the same thread count (PyTorch and transformers: ./lab peers)");
+                    "cache at the same thread count (PyTorch and transformers: ./lab peers); with --weights, its "
+                    "greedy continuation of the same folder, which must agree token for token");
   command->add_option("--threads", flags->threads, "threads for rooflab (OpenMP) and Hugging Face (default 2)");
   command->add_option("--repeats", flags->repeats,
                       "with a table: timed runs per batch and side, the best kept (default 3)");
@@ -319,7 +320,7 @@ void add_generate(CLI::App& app, int& exit_code) {
   command->add_option("--top-p", text->sampling.top_p, "with --weights: sample in the smallest set of probability p")
       ->needs(weights);
   command->add_option("--seed", text->sampling.seed, "with --weights: the sampler's seed (default 0)")->needs(weights);
-  for (const char* name : {"--compare", "--batches", "--batch", "--model", "--paged", "--prompt-length"})
+  for (const char* name : {"--batches", "--batch", "--model", "--paged", "--prompt-length"})
     weights->excludes(command->get_option(name));
   command->callback([flags, text, weights, batch, &exit_code] {
     // Decoding uses every thread it is given (OpenMP): tokens/s measured while other
@@ -329,6 +330,8 @@ void add_generate(CLI::App& app, int& exit_code) {
       TextGenerationFlags run = *text;
       run.tokens = flags->tokens;
       run.threads = flags->threads;
+      run.repeats = flags->repeats;
+      run.compare = flags->compare;
       exit_code = run_text_generation(run);
     } else {
       exit_code = run_generate(*flags, batch->count() > 0);

@@ -2,11 +2,17 @@
 // (decode/gpt2_checkpoint.hpp) decodes a prompt through a06's KV cache and
 // prints the continuation as text, with its speed beside the memory bound
 // for the weights it reads (fp32 in memory, whatever the file's dtype).
+// With --compare, transformers decodes the same prompt ids greedily from the
+// same folder (decode/hf_generate.py) first: the two continuations must agree
+// token for token (else the run fails, naming the first difference), and the
+// table gains its tokens/s.
 #include "generate_text.hpp"
 
 #include <omp.h>
 
 #include <cstdio>
+#include <cstring>
+#include <sstream>
 #include <stdexcept>
 
 #include "commands.hpp"
@@ -14,6 +20,7 @@
 #include "rooflab/bandwidth.hpp"
 #include "rooflab/bpe_tokenizer.hpp"
 #include "text_generation.hpp"
+#include "torch_python.hpp"
 
 namespace rooflab::cli {
 namespace {
@@ -37,12 +44,74 @@ std::string sampling_line(const decode::SamplingOptions& options) {
   return line;
 }
 
+// What hf_generate.py printed: its continuation and the best time of its
+// steps, or why there is none.
+struct PeerContinuation {
+  std::vector<std::int64_t> tokens;
+  double seconds = 0;
+  std::string versions, why_not;
+};
+
+PeerContinuation hugging_face_continuation(const TextGenerationFlags& flags, const std::vector<std::int64_t>& prompt) {
+  PeerContinuation peer;
+  const std::optional<std::string> python = bench::torch_python();
+  if (!python) {
+    peer.why_not = bench::how_to_get_torch();
+    return peer;
+  }
+  std::string ids;
+  for (const std::int64_t id : prompt) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+  const std::string command = bench::shell_quoted(*python) + " " +
+                              bench::shell_quoted((kSourceDir / "tools" / "decode" / "hf_generate.py").string()) + " " +
+                              bench::shell_quoted(flags.weights.string()) + " --ids " + ids + " --tokens " +
+                              std::to_string(flags.tokens) + " --threads " + std::to_string(flags.threads) +
+                              " --repeats " + std::to_string(flags.repeats);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) {
+    peer.why_not = "could not start " + *python;
+    return peer;
+  }
+  char buffer[1 << 16];
+  while (std::fgets(buffer, sizeof buffer, pipe)) {
+    const std::string line(buffer, std::strcspn(buffer, "\n"));
+    std::istringstream words(line);
+    std::string key;
+    words >> key;
+    if (key == "tokens") {
+      for (std::int64_t id = 0; words >> id;) peer.tokens.push_back(id);
+    } else if (key == "seconds") {
+      words >> peer.seconds;
+    } else if (key == "versions") {
+      peer.versions = line.substr(9);
+    } else if (key == "missing") {
+      peer.why_not = line.substr(8) + " is not installed for " + *python + "; run ./lab peers";
+    }
+  }
+  const int status = pclose(pipe);
+  if (peer.why_not.empty() && (status != 0 || peer.seconds <= 0))
+    peer.why_not = "tools/decode/hf_generate.py failed (its messages are above)";
+  return peer;
+}
+
+// The first position where the two continuations differ, as a sentence.
+std::string first_difference(const std::vector<std::int64_t>& ours, const std::vector<std::int64_t>& theirs,
+                             const BpeTokenizer& tokenizer) {
+  std::size_t i = 0;
+  while (i < ours.size() && i < theirs.size() && ours[i] == theirs[i]) ++i;
+  const auto token = [&](const std::vector<std::int64_t>& ids) {
+    return i < ids.size() ? std::to_string(ids[i]) + " (\"" + tokenizer.decode({ids[i]}) + "\")" : "none";
+  };
+  return "token " + std::to_string(i + 1) + " differs: rooflab's " + token(ours) + ", transformers' " + token(theirs);
+}
+
 }  // namespace
 
 int run_text_generation(const TextGenerationFlags& flags) {
   if (flags.prompt.empty()) throw CLI::ValidationError("--prompt", "give a text to continue (with --weights)");
   if (flags.threads <= 0) throw std::invalid_argument("--threads: must be positive");
   decode::check_sampling_options(flags.sampling);
+  if (flags.compare && flags.sampling.temperature != 0)
+    throw CLI::ValidationError("--compare", "checks greedy decoding token for token: drop --temperature");
   omp_set_num_threads(flags.threads);
   std::fprintf(stderr, "generate: reading %s ...\n", flags.weights.c_str());
   const decode::Gpt2Checkpoint checkpoint = decode::load_gpt2_checkpoint(flags.weights);
@@ -58,6 +127,18 @@ int run_text_generation(const TextGenerationFlags& flags) {
                                                std::to_string(config.context));
   decode::Sampler sampler(flags.sampling);
   const decode::Continuation continuation = decode::continue_prompt(checkpoint.model, prompt, flags.tokens, sampler);
+  // rooflab's time: the best of --repeats runs with --compare, as the peer's.
+  double decode_s = continuation.decode_s;
+  for (int run = 1; flags.compare && run < flags.repeats; ++run) {
+    decode::Sampler again(flags.sampling);
+    decode_s = std::min(decode_s, decode::continue_prompt(checkpoint.model, prompt, flags.tokens, again).decode_s);
+  }
+  PeerContinuation peer;
+  if (flags.compare) {
+    std::fprintf(stderr, "generate: Hugging Face transformers on the same folder, best of %d runs ...\n",
+                 flags.repeats);
+    peer = hugging_face_continuation(flags, prompt);
+  }
   std::fprintf(stderr, "generate: measuring the bandwidth ...\n");
   const Bandwidth measured = measure_bandwidth();
 
@@ -67,7 +148,7 @@ int run_text_generation(const TextGenerationFlags& flags) {
   const double cache_bytes =
       2.0 * static_cast<double>(config.layers * config.kv_heads * config.head_dim()) * 4.0 * mean_cached;
   const double steps = static_cast<double>(std::max<std::int64_t>(flags.tokens - 1, 1));
-  const double tokens_per_s = steps / std::max(continuation.decode_s, 1e-9);
+  const double tokens_per_s = steps / std::max(decode_s, 1e-9);
   const double bound = measured.read_bytes_per_s / (weight_bytes + cache_bytes);
 
   std::printf("code: %s\n", kWhoseCode);
@@ -89,11 +170,24 @@ int run_text_generation(const TextGenerationFlags& flags) {
   std::printf("| read bandwidth (a sum over 256 MiB), measured now | %.1f GB/s |\n", measured.read_bytes_per_s / 1e9);
   std::printf("| memory bound: bandwidth / bytes per step | %.1f tokens/s |\n", bound);
   std::printf("| achieved / bound | %.0f %% |\n", 100 * tokens_per_s / bound);
+  bool agreed = true;
+  if (flags.compare && peer.why_not.empty()) {
+    const double theirs = steps / std::max(peer.seconds, 1e-9);
+    std::printf("| Hugging Face transformers, same folder and ids, greedy through its cache | %.1f tokens/s |\n",
+                theirs);
+    std::printf("| rooflab / Hugging Face | %.2f |\n", tokens_per_s / theirs);
+    agreed = peer.tokens == continuation.tokens;
+    std::printf("\ntransformers (%s): %s\n", peer.versions.c_str(),
+                agreed ? ("the same " + std::to_string(peer.tokens.size()) + " tokens, token for token").c_str()
+                       : first_difference(continuation.tokens, peer.tokens, tokenizer).c_str());
+  } else if (flags.compare) {
+    std::printf("\nHugging Face: %s.\n", peer.why_not.c_str());
+  }
   if (weight_bytes + cache_bytes < 64e6)
     std::printf(
         "\nThese weights fit in this machine's caches: a step reads them from there, faster than from memory, so "
         "the achieved speed can pass the memory bound. A real GPT-2 (124M weights and up) cannot.\n");
-  return 0;
+  return agreed ? 0 : 1;
 }
 
 }  // namespace rooflab::cli

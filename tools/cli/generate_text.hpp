@@ -15,6 +15,8 @@ struct TextGenerationFlags {
   std::string prompt;
   std::int64_t tokens = 32;  // new tokens
   int threads = 2;
+  int repeats = 3;       // with compare: timed runs per side, the best kept
+  bool compare = false;  // transformers' greedy continuation of the same ids beside rooflab's
   decode::SamplingOptions sampling;
 };
 

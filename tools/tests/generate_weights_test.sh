@@ -2,7 +2,9 @@
 # `rooflab generate --weights DIR --prompt TEXT` as a person types it: the
 # small checkpoint's greedy continuation printed as text, equal to the one
 # transformers wrote into its reference.json; sampling with a seed twice the
-# same; a bad checkpoint folder or flag named, with a non-zero exit.
+# same; with --compare (where transformers is installed), transformers' own
+# continuation the same token for token; a bad checkpoint folder or flag
+# named, with a non-zero exit.
 # usage: generate_weights_test.sh ROOFLAB CHECKPOINTS_DIR SCRATCH_DIR
 set -uo pipefail
 rooflab=$1 checkpoints=$2 scratch=$3
@@ -51,6 +53,19 @@ out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2" --prompt "x" --top-
 grep -q "top_p: must be in (0, 1]" <<<"$out" || fail "--top-p 2: $out"
 out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2" 2>&1) && fail "--weights without --prompt ran"
 grep -q -- "--prompt" <<<"$out" || fail "--weights without --prompt: $out"
+
+out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2" --prompt "x" --compare --temperature 1 2>&1) &&
+  fail "--compare with sampling ran"
+grep -q "checks greedy decoding token for token" <<<"$out" || fail "--compare --temperature: $out"
+
+# transformers' own continuation of the same folder, where a python has it (./lab peers).
+out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2-fp16" --prompt "The cache grows" --tokens 16 --compare \
+  --repeats 1 2>/dev/null)
+if grep -q "^Hugging Face: " <<<"$out"; then
+  echo "skipped --compare's agreement: $(grep "^Hugging Face: " <<<"$out")"
+else
+  grep -q "the same 16 tokens, token for token" <<<"$out" || fail "--compare: $out"
+fi
 
 rm -rf "$scratch"
 [ $failed = 0 ] && echo "generate --weights: transformers' greedy text, seeded sampling, errors named"
