@@ -1,4 +1,4 @@
-// `rooflab bench attention | decode | train | bandwidth | cuda-cpu`: benchmarks that
+// `rooflab bench attention | decode | train | bandwidth | peak | cuda-cpu`: benchmarks that
 // print figures for docs/benchmarks.md, on the course tree this build holds (the
 // reference, or a student's own code). Quote ratios measured side by side in
 // one run.
@@ -12,6 +12,7 @@
 #include "attention_bench.hpp"
 #include "bandwidth.hpp"
 #include "commands.hpp"
+#include "peak.hpp"
 #include "rooflab/machine_load.hpp"
 #include "train_bench.hpp"
 
@@ -139,6 +140,13 @@ CLI::App& add_bench(CLI::App& app, int& exit_code) {
   bandwidth_cmd->callback([&exit_code] {
     std::cout << machine_line() << std::endl;
     exit_code = watching_the_load(every_core(), [] { return bench::run_bandwidth_bench(); });
+  });
+
+  CLI::App* peak_cmd = command->add_subcommand(
+      "peak", "this machine's fp32 FMA peak beside its read bandwidth: the roofline's two roofs and their ridge point");
+  peak_cmd->callback([&exit_code] {
+    std::cout << machine_line() << std::endl;
+    exit_code = watching_the_load(every_core(), [] { return bench::run_peak_bench(); });
   });
 
   CLI::App* cuda_cpu_cmd =
