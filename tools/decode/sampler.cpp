@@ -79,20 +79,21 @@ std::vector<double> Sampler::distribution(const float* logits, std::int64_t voca
   return p;
 }
 
-std::int64_t Sampler::next(const float* logits, std::int64_t vocab) {
-  if (options_.temperature == 0) return argmax(logits, vocab);
-  const std::vector<double> p = distribution(logits, vocab);
-  // Inverse transform over the token ids in order: one uniform per token drawn.
-  const double u = random_.uniform();
+std::int64_t draw_from(const std::vector<double>& p, double u) {
   double cumulative = 0;
   std::int64_t last = 0;
-  for (std::int64_t v = 0; v < vocab; ++v) {
-    if (p[static_cast<std::size_t>(v)] == 0) continue;
-    cumulative += p[static_cast<std::size_t>(v)];
-    last = v;
-    if (u < cumulative) return v;
+  for (std::size_t v = 0; v < p.size(); ++v) {
+    if (p[v] == 0) continue;
+    cumulative += p[v];
+    last = static_cast<std::int64_t>(v);
+    if (u < cumulative) return last;
   }
-  return last;  // u within rounding of 1: the last token with any probability
+  return last;  // u within rounding of the total: the last token with any probability
+}
+
+std::int64_t Sampler::next(const float* logits, std::int64_t vocab) {
+  if (options_.temperature == 0) return argmax(logits, vocab);
+  return draw_from(distribution(logits, vocab), random_.uniform());  // one uniform per token drawn
 }
 
 }  // namespace rooflab::decode

@@ -59,4 +59,9 @@ class Sampler {
 // The index of the largest logit, the lowest on a tie.
 std::int64_t argmax(const float* logits, std::int64_t vocab);
 
+// The token a uniform u in [0, 1) picks from probabilities p: inverse
+// transform over the token ids in order (the last token with any probability
+// when rounding leaves u past the total).
+std::int64_t draw_from(const std::vector<double>& p, double u);
+
 }  // namespace rooflab::decode

@@ -559,6 +559,96 @@ std::vector<float> step(const Model& model, DecodeState& state, const std::vecto
   return logits;
 }
 
+std::vector<float> extend(const Model& model, DecodeState& state, std::int64_t sequence,
+                          const std::vector<std::int64_t>& tokens) {
+  rooflab::count_call("a06_kv_cache_decode::extend");
+  const ModelConfig& c = model.config;
+  const std::int64_t d = c.d_model, hd = c.head_dim(), kv = kv_width(c), n = static_cast<std::int64_t>(tokens.size());
+  const std::int64_t group = c.heads / c.kv_heads;
+  const auto sequences = static_cast<std::int64_t>(state.paged ? state.pages.front().lengths.size()
+                                                               : state.contiguous.front().lengths.size());
+  if (sequence < 0 || sequence >= sequences)
+    throw std::invalid_argument("sequence: " + std::to_string(sequence) + " is not in [0, " +
+                                std::to_string(sequences) + ")");
+  if (n == 0) throw std::invalid_argument("tokens: none to extend the sequence with");
+  for (const std::int64_t token : tokens)
+    if (token < 0 || token >= c.vocab)
+      throw std::invalid_argument("tokens: " + std::to_string(token) + " is not in the vocabulary");
+  const std::int64_t base = state.paged ? state.pages.front().lengths[static_cast<std::size_t>(sequence)]
+                                        : state.contiguous.front().lengths[static_cast<std::size_t>(sequence)];
+  if (base + n > c.context)
+    throw std::invalid_argument("context: sequence " + std::to_string(sequence) + " holds " + std::to_string(base) +
+                                " tokens; " + std::to_string(n) + " more pass " + std::to_string(c.context));
+  std::vector<float> x(static_cast<std::size_t>(n * d));
+  for (std::int64_t r = 0; r < n; ++r) embed(model, tokens[static_cast<std::size_t>(r)], base + r, x.data() + r * d);
+  for (std::size_t l = 0; l < model.layers.size(); ++l) {
+    run_layer(model, model.layers[l], x.data(), n, [&](const float* qkv, std::int64_t width, float* attended) {
+      // Every row's keys and values into the cache first, (1, kv_heads, n, hd) at once ...
+      Tensor4 k = rooflab::zeros(1, c.kv_heads, n, hd), v = rooflab::zeros(1, c.kv_heads, n, hd);
+      for (std::int64_t r = 0; r < n; ++r)
+        for (std::int64_t g = 0; g < c.kv_heads; ++g) {
+          std::copy(qkv + r * width + d + g * hd, qkv + r * width + d + (g + 1) * hd, k.row(g, r));
+          std::copy(qkv + r * width + d + kv + g * hd, qkv + r * width + d + kv + (g + 1) * hd, v.row(g, r));
+        }
+      if (state.paged)
+        state.pages[l] = append(std::move(state.pages[l]), sequence, k, v);
+      else
+        state.contiguous[l] = append(std::move(state.contiguous[l]), sequence, k, v);
+      // ... then row r attends to what the cache holds up to its own position.
+      const CachedKeysValues held =
+          state.paged ? cached(state.pages[l], sequence) : cached(state.contiguous[l], sequence);
+      std::vector<double> scores(static_cast<std::size_t>(base + n));
+      for (std::int64_t r = 0; r < n; ++r)
+        for (std::int64_t h = 0; h < c.heads; ++h) {
+          const float* query = qkv + r * width + h * hd;
+          const std::int64_t g = h / group, seen = base + r + 1;
+          double top = -INFINITY;
+          for (std::int64_t j = 0; j < seen; ++j) {
+            const float* key = held.keys.row(g, j);
+            double dot = 0;
+            for (std::int64_t i = 0; i < hd; ++i) dot += double{query[i]} * key[i];
+            scores[static_cast<std::size_t>(j)] = dot / std::sqrt(static_cast<double>(hd));
+            top = std::max(top, scores[static_cast<std::size_t>(j)]);
+          }
+          double sum = 0;
+          for (std::int64_t j = 0; j < seen; ++j)
+            sum += (scores[static_cast<std::size_t>(j)] = std::exp(scores[static_cast<std::size_t>(j)] - top));
+          for (std::int64_t i = 0; i < hd; ++i) {
+            double o = 0;
+            for (std::int64_t j = 0; j < seen; ++j) o += scores[static_cast<std::size_t>(j)] * held.values.row(g, j)[i];
+            attended[r * d + h * hd + i] = static_cast<float>(o / sum);
+          }
+        }
+    });
+  }
+  std::vector<float> normed(x.size()), logits(static_cast<std::size_t>(n * c.vocab));
+  layer_norm(x.data(), n, d, model.final_scale, model.final_shift, normed.data());
+  lm_head(model, normed.data(), n, logits.data());
+  return logits;
+}
+
+void rollback(DecodeState& state, std::int64_t sequence, std::int64_t length) {
+  const auto sequences = static_cast<std::int64_t>(state.paged ? state.pages.front().lengths.size()
+                                                               : state.contiguous.front().lengths.size());
+  if (sequence < 0 || sequence >= sequences)
+    throw std::invalid_argument("sequence: " + std::to_string(sequence) + " is not in [0, " +
+                                std::to_string(sequences) + ")");
+  const auto s = static_cast<std::size_t>(sequence);
+  const std::int64_t held = state.paged ? state.pages.front().lengths[s] : state.contiguous.front().lengths[s];
+  if (length < 0 || length > held)
+    throw std::invalid_argument("length: " + std::to_string(length) + " is not in [0, " + std::to_string(held) +
+                                "], the tokens sequence " + std::to_string(sequence) + " holds");
+  for (ContiguousKvCache& cache : state.contiguous) cache.lengths[s] = length;
+  for (PagedKvCache& cache : state.pages) {
+    cache.lengths[s] = length;
+    std::vector<std::int64_t>& table = cache.block_tables[s];
+    const auto keep = static_cast<std::size_t>((length + cache.page_size - 1) / cache.page_size);
+    // Freed pages go to the front of the pool: the next append takes them first.
+    cache.free_pages.insert(cache.free_pages.begin(), table.begin() + static_cast<std::ptrdiff_t>(keep), table.end());
+    table.resize(keep);
+  }
+}
+
 std::vector<float> full_logits(const Model& model, const std::vector<std::int64_t>& tokens) {
   rooflab::count_call("a06_kv_cache_decode::full_logits");
   const ModelConfig& c = model.config;

@@ -64,6 +64,25 @@ DecodeState make_decode_state(const ModelConfig& config, std::int64_t sequences,
 // count, or a token outside the vocabulary) or context (a sequence full).
 std::vector<float> step(const Model& model, DecodeState& state, const std::vector<std::int64_t>& tokens);
 
+// Several positions of one sequence in one forward pass: tokens[i] goes to
+// position L + i (L: what the sequence holds), appends its keys and values to
+// every layer's cache and attends to the cache up to itself. Returns
+// (tokens.size() × vocab) logits, row i the logits after tokens[i]. It is
+// speculative decoding's verification pass: the target reads its weights once
+// for all the draft's tokens. Throws std::invalid_argument naming sequence
+// (not in [0, sequences)), tokens (none, or one outside the vocabulary) or
+// context (the sequence would pass it).
+std::vector<float> extend(const Model& model, DecodeState& state, std::int64_t sequence,
+                          const std::vector<std::int64_t>& tokens);
+
+// Forgets the tokens of `sequence` from position `length` on, in every
+// layer's cache: speculative decoding's rollback past a rejected draft token.
+// The contiguous cache only shortens the sequence (the next append writes
+// over the rest); the paged cache also returns the pages it no longer needs to
+// the front of its pool. Throws std::invalid_argument naming sequence (not in
+// [0, sequences)) or length (negative, or more than the sequence holds).
+void rollback(DecodeState& state, std::int64_t sequence, std::int64_t length);
+
 // The logits after the last of `tokens`, recomputed from scratch with no
 // cache: plain causal attention over the whole sequence. Throws
 // std::invalid_argument naming tokens unless 1 <= tokens.size() <= context.
