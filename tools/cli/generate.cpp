@@ -320,6 +320,16 @@ void add_generate(CLI::App& app, int& exit_code) {
   command->add_option("--top-p", text->sampling.top_p, "with --weights: sample in the smallest set of probability p")
       ->needs(weights);
   command->add_option("--seed", text->sampling.seed, "with --weights: the sampler's seed (default 0)")->needs(weights);
+  CLI::Option* draft =
+      command
+          ->add_option("--draft", text->draft,
+                       "with --weights: a smaller checkpoint of the same vocabulary; speculative decoding beside plain "
+                       "decoding, e.g. data/checkpoints/tiny-gpt2-draft")
+          ->needs(weights)
+          ->check(CLI::ExistingDirectory);
+  command->add_option("--speculate", text->speculate, "with --draft: proposals per target pass (default 4)")
+      ->needs(draft)
+      ->check(CLI::PositiveNumber);
   for (const char* name : {"--batches", "--batch", "--model", "--paged", "--prompt-length"})
     weights->excludes(command->get_option(name));
   command->callback([flags, text, weights, batch, &exit_code] {
@@ -332,6 +342,8 @@ void add_generate(CLI::App& app, int& exit_code) {
       run.threads = flags->threads;
       run.repeats = flags->repeats;
       run.compare = flags->compare;
+      run.draft = text->draft;
+      run.speculate = text->speculate;
       exit_code = run_text_generation(run);
     } else {
       exit_code = run_generate(*flags, batch->count() > 0);

@@ -5,7 +5,11 @@
 // With --compare, transformers decodes the same prompt ids greedily from the
 // same folder (decode/hf_generate.py) first: the two continuations must agree
 // token for token (else the run fails, naming the first difference), and the
-// table gains its tokens/s.
+// table gains its tokens/s. With --draft DIR2 --speculate K, speculative
+// decoding (decode/speculative.hpp) beside plain decoding: the acceptance
+// rate, tokens per target pass, both speeds, and a02's predicted speed-up for
+// the measured acceptance rate and cost ratio; greedy, its output must be
+// plain greedy decoding's, token for token.
 #include "generate_text.hpp"
 
 #include <omp.h>
@@ -15,10 +19,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "a02_transformer_costs/a02_transformer_costs.hpp"
 #include "commands.hpp"
 #include "gpt2_checkpoint.hpp"
 #include "rooflab/bandwidth.hpp"
 #include "rooflab/bpe_tokenizer.hpp"
+#include "speculative.hpp"
 #include "text_generation.hpp"
 #include "torch_python.hpp"
 
@@ -104,6 +110,63 @@ std::string first_difference(const std::vector<std::int64_t>& ours, const std::v
   return "token " + std::to_string(i + 1) + " differs: rooflab's " + token(ours) + ", transformers' " + token(theirs);
 }
 
+// Speculative decoding with `draft` beside plain decoding of the target (the
+// time of `plain_s` for its tokens), best of `repeats` runs each; returns
+// false when greedy speculative decoding strays from plain greedy decoding.
+bool print_speculative(const TextGenerationFlags& flags, const a06_kv_cache_decode::Model& target,
+                       const decode::Continuation& plain, double plain_s, const std::vector<std::int64_t>& prompt,
+                       const BpeTokenizer& tokenizer) {
+  const decode::Gpt2Checkpoint draft = decode::load_gpt2_checkpoint(flags.draft);
+  std::fprintf(stderr, "generate: speculative decoding with %s, k = %lld, best of %d runs ...\n", flags.draft.c_str(),
+               static_cast<long long>(flags.speculate), flags.repeats);
+  decode::SpeculativeRun run =
+      decode::speculative_continue(target, draft.model, prompt, flags.tokens, flags.speculate, flags.sampling);
+  for (int again = 1; again < flags.repeats; ++again)
+    run.seconds = std::min(run.seconds, decode::speculative_continue(target, draft.model, prompt, flags.tokens,
+                                                                     flags.speculate, flags.sampling)
+                                            .seconds);
+  // The draft's step against the target's: c in a02's formula, measured as
+  // plain decoding of the same number of tokens with each model.
+  double draft_s = 0;
+  for (int again = 0; again < flags.repeats; ++again) {
+    decode::Sampler sampler(flags.sampling);
+    const double s = decode::continue_prompt(draft.model, prompt, flags.tokens, sampler).decode_s;
+    draft_s = again == 0 ? s : std::min(draft_s, s);
+  }
+  const double alpha = run.acceptance_rate(), c = draft_s / std::max(plain_s, 1e-12);
+  const double k = static_cast<double>(flags.speculate);
+  const double predicted = a02_transformer_costs::speculative_speedup(std::min(alpha, 1.0), k, c);
+  const double tokens = static_cast<double>(flags.tokens);
+  std::printf("\nspeculative decoding: draft %s (layers %lld, d_model %lld), %lld proposals per target pass\n\n",
+              flags.draft.c_str(), static_cast<long long>(draft.model.config.layers),
+              static_cast<long long>(draft.model.config.d_model), static_cast<long long>(flags.speculate));
+  std::printf("| measure | value |\n|---|---:|\n");
+  std::printf("| acceptance rate α (%lld of %lld proposals) | %.3f |\n", static_cast<long long>(run.accepted),
+              static_cast<long long>(run.proposed), alpha);
+  std::printf("| tokens per target pass (%lld passes) | %.2f |\n", static_cast<long long>(run.target_passes),
+              run.tokens_per_pass());
+  // a02 takes each proposal as accepted alone with probability α; a draft
+  // that is right in runs yields more per pass than that predicts.
+  std::printf("| tokens per target pass, a02's prediction (1 − α^(k+1)) / (1 − α) | %.2f |\n",
+              a02_transformer_costs::expected_tokens_per_pass(std::min(alpha, 1.0), k));
+  std::printf("| draft step / target step, c (plain decoding of %lld tokens with each) | %.3f |\n",
+              static_cast<long long>(flags.tokens), c);
+  std::printf("| plain decoding | %.1f tokens/s |\n", tokens / std::max(plain_s, 1e-12));
+  std::printf("| speculative decoding | %.1f tokens/s |\n", tokens / std::max(run.seconds, 1e-12));
+  std::printf("| speed-up, measured | %.2f× |\n", plain_s / std::max(run.seconds, 1e-12));
+  std::printf("| speed-up, a02's prediction (1 − α^(k+1)) / ((1 − α)(k·c + 1)) | %.2f× |\n", predicted);
+  if (flags.sampling.temperature != 0) {
+    std::printf("\nspeculative continuation (the target's distribution, other draws): %s\n",
+                tokenizer.decode(run.tokens).c_str());
+    return true;
+  }
+  const bool same = run.tokens == plain.tokens;
+  std::printf("\nspeculative greedy output: %s\n",
+              same ? "plain greedy decoding's, token for token"
+                   : ("differs: " + first_difference(run.tokens, plain.tokens, tokenizer)).c_str());
+  return same;
+}
+
 }  // namespace
 
 int run_text_generation(const TextGenerationFlags& flags) {
@@ -127,9 +190,9 @@ int run_text_generation(const TextGenerationFlags& flags) {
                                                std::to_string(config.context));
   decode::Sampler sampler(flags.sampling);
   const decode::Continuation continuation = decode::continue_prompt(checkpoint.model, prompt, flags.tokens, sampler);
-  // rooflab's time: the best of --repeats runs with --compare, as the peer's.
+  // rooflab's time: the best of --repeats runs with --compare or --draft, as the others'.
   double decode_s = continuation.decode_s;
-  for (int run = 1; flags.compare && run < flags.repeats; ++run) {
+  for (int run = 1; (flags.compare || !flags.draft.empty()) && run < flags.repeats; ++run) {
     decode::Sampler again(flags.sampling);
     decode_s = std::min(decode_s, decode::continue_prompt(checkpoint.model, prompt, flags.tokens, again).decode_s);
   }
@@ -144,10 +207,10 @@ int run_text_generation(const TextGenerationFlags& flags) {
 
   const double weight_bytes = 4.0 * static_cast<double>(model_floats(checkpoint.model));
   // Each step reads every weight once and the cache once: its mean length over the new tokens' steps.
-  const double mean_cached = static_cast<double>(prompt.size()) + static_cast<double>(flags.tokens - 1) / 2;
+  const double mean_cached = static_cast<double>(prompt.size()) + static_cast<double>(flags.tokens - 1) / 2.0;
   const double cache_bytes =
       2.0 * static_cast<double>(config.layers * config.kv_heads * config.head_dim()) * 4.0 * mean_cached;
-  const double steps = static_cast<double>(std::max<std::int64_t>(flags.tokens - 1, 1));
+  const double steps = static_cast<double>(flags.tokens);  // one step per new token (text_generation.hpp)
   const double tokens_per_s = steps / std::max(decode_s, 1e-9);
   const double bound = measured.read_bytes_per_s / (weight_bytes + cache_bytes);
 
@@ -187,6 +250,8 @@ int run_text_generation(const TextGenerationFlags& flags) {
     std::printf(
         "\nThese weights fit in this machine's caches: a step reads them from there, faster than from memory, so "
         "the achieved speed can pass the memory bound. A real GPT-2 (124M weights and up) cannot.\n");
+  if (!flags.draft.empty() && !print_speculative(flags, checkpoint.model, continuation, decode_s, prompt, tokenizer))
+    agreed = false;
   return agreed ? 0 : 1;
 }
 

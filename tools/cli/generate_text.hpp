@@ -15,8 +15,10 @@ struct TextGenerationFlags {
   std::string prompt;
   std::int64_t tokens = 32;  // new tokens
   int threads = 2;
-  int repeats = 3;       // with compare: timed runs per side, the best kept
-  bool compare = false;  // transformers' greedy continuation of the same ids beside rooflab's
+  int repeats = 3;              // with compare: timed runs per side, the best kept
+  bool compare = false;         // transformers' greedy continuation of the same ids beside rooflab's
+  std::filesystem::path draft;  // with a draft: speculative decoding beside plain decoding
+  std::int64_t speculate = 4;   // the draft's proposals per target pass
   decode::SamplingOptions sampling;
 };
 

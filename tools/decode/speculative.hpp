@@ -28,7 +28,10 @@ struct SpeculativeRun {
   std::int64_t target_passes = 0;    // the target's forward passes after the prompt's
   std::int64_t draft_steps = 0;      // the draft's one-token steps after the prompt's
   std::int64_t proposed = 0, accepted = 0;
-  double seconds = 0;  // the new tokens' time (the prompts' passes not counted)
+  // The new tokens' time: from the prompt's last token on, as plain
+  // decoding's Continuation::decode_s counts it (the passes over the rest of
+  // the prompt not counted).
+  double seconds = 0;
 
   double acceptance_rate() const { return proposed ? static_cast<double>(accepted) / proposed : 0; }
   double tokens_per_pass() const { return target_passes ? static_cast<double>(tokens.size()) / target_passes : 0; }

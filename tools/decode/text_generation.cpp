@@ -21,8 +21,9 @@ Continuation continue_prompt(const a06_kv_cache_decode::Model& model, const std:
   a06_kv_cache_decode::DecodeState state = a06_kv_cache_decode::make_decode_state(model.config, 1, length, false);
   std::vector<float> logits;
   const auto start = Clock::now();
-  for (const std::int64_t token : prompt) logits = a06_kv_cache_decode::step(model, state, {token});
+  for (std::size_t t = 0; t + 1 < prompt.size(); ++t) a06_kv_cache_decode::step(model, state, {prompt[t]});
   const auto prefilled = Clock::now();
+  logits = a06_kv_cache_decode::step(model, state, {prompt.back()});
   for (std::int64_t i = 0; i < new_tokens; ++i) {
     result.tokens.push_back(sampler.next(logits.data(), vocab));
     if (i + 1 < new_tokens) logits = a06_kv_cache_decode::step(model, state, {result.tokens.back()});

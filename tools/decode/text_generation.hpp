@@ -15,8 +15,11 @@ namespace rooflab::decode {
 
 struct Continuation {
   std::vector<std::int64_t> tokens;  // the new tokens, after the prompt
-  double prefill_s = 0;              // the prompt's steps
-  double decode_s = 0;               // the new tokens' steps (the last token is not fed back)
+  double prefill_s = 0;              // the prompt's steps but its last
+  // The new tokens' steps: the prompt's last token (whose logits give the
+  // first new one), then each new token but the last, fed back: one step per
+  // new token, as speculative decoding's time counts them (speculative.hpp).
+  double decode_s = 0;
 };
 
 // Throws std::invalid_argument naming prompt (empty), new_tokens (negative)

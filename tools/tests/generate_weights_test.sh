@@ -2,7 +2,8 @@
 # `rooflab generate --weights DIR --prompt TEXT` as a person types it: the
 # small checkpoint's greedy continuation printed as text, equal to the one
 # transformers wrote into its reference.json; sampling with a seed twice the
-# same; with --compare (where transformers is installed), transformers' own
+# same; speculative decoding with the draft checkpoint giving plain greedy
+# decoding's output; with --compare (where transformers is installed), transformers' own
 # continuation the same token for token; a bad checkpoint folder or flag
 # named, with a non-zero exit.
 # usage: generate_weights_test.sh ROOFLAB CHECKPOINTS_DIR SCRATCH_DIR
@@ -38,6 +39,15 @@ grep -q "F16 weights in the file" <<<"$out" || fail "the fp16 checkpoint's dtype
 sample() { "$rooflab" generate --weights "$checkpoints/tiny-gpt2" --prompt "The cache" --tokens 20 \
   --temperature 0.9 --top-k 20 --top-p 0.95 --seed "$1" 2>/dev/null | continuation; }
 [ "$(sample 7)" = "$(sample 7)" ] || fail "one seed gave two continuations"
+
+# Speculative decoding with the draft: greedy, exactly plain greedy decoding's output.
+out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2" --draft "$checkpoints/tiny-gpt2-draft" --speculate 3 \
+  --prompt "The roofline has" --tokens 30 --repeats 1 2>&1) || fail "--draft exited $?: $out"
+grep -q "speculative greedy output: plain greedy decoding's, token for token" <<<"$out" || fail "--draft: $out"
+grep -q "speed-up, a02's prediction" <<<"$out" || fail "--draft: no prediction: $out"
+out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2" --speculate 3 --prompt "x" 2>&1) &&
+  fail "--speculate without --draft ran"
+grep -q -- "--speculate requires --draft" <<<"$out" || fail "--speculate without --draft: $out"
 
 # A folder that is not a checkpoint, a broken config, a flag without --weights.
 mkdir -p "$scratch/broken"

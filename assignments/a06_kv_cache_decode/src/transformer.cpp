@@ -595,7 +595,8 @@ std::vector<float> extend(const Model& model, DecodeState& state, std::int64_t s
       else
         state.contiguous[l] = append(std::move(state.contiguous[l]), sequence, k, v);
       // ... then row r attends to what the cache holds up to its own position.
-      const CachedKeysValues held = state.paged ? cached(state.pages[l], sequence) : cached(state.contiguous[l], sequence);
+      const CachedKeysValues held =
+          state.paged ? cached(state.pages[l], sequence) : cached(state.contiguous[l], sequence);
       std::vector<double> scores(static_cast<std::size_t>(base + n));
       for (std::int64_t r = 0; r < n; ++r)
         for (std::int64_t h = 0; h < c.heads; ++h) {
