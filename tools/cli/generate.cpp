@@ -5,6 +5,7 @@
 // With --compare (or --batches), one row per batch size, and beside rooflab
 // Hugging Face transformers' GPT2LMHeadModel decoding the same shape with its
 // KV cache at the same thread count (tools/bench/hf_decode.py), in the same run.
+// With --weights DIR, a real checkpoint's text instead (generate_text.cpp).
 #include <omp.h>
 
 #include <algorithm>
@@ -280,7 +281,8 @@ void add_generate(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "generate",
       "decode a model (random fp32 weights) with a06's KV cache and compare tokens/s with the roofline bound and, "
-      "with --compare, with Hugging Face transformers");
+      "with --compare, with Hugging Face transformers; with --weights DIR --prompt TEXT, a GPT-2 checkpoint's "
+      "continuation as text (--draft: speculative decoding beside it)");
   command->add_option("--model", flags->model_name, "a name from the models folder, or a .toml path (default gpt2)");
   command->add_option("--tokens", flags->tokens, "decode steps to time (default 32)")->check(CLI::PositiveNumber);
   CLI::Option* batch = command->add_option("--batch", flags->batch, "sequences decoded together (default 1)")

@@ -68,9 +68,11 @@ out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2" --prompt "x" --comp
   fail "--compare with sampling ran"
 grep -q "checks greedy decoding token for token" <<<"$out" || fail "--compare --temperature: $out"
 
-# transformers' own continuation of the same folder, where a python has it (./lab peers).
-out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2-fp16" --prompt "The cache grows" --tokens 16 --compare \
-  --repeats 1 2>/dev/null)
+# transformers' own continuation of the same folder, where a python has it
+# (./lab peers); torch's temporary files in this test's own folder.
+mkdir -p "$scratch/tmp"
+out=$(TMPDIR=$scratch/tmp "$rooflab" generate --weights "$checkpoints/tiny-gpt2-fp16" --prompt "The cache grows" \
+  --tokens 16 --compare --repeats 1 2>/dev/null)
 if grep -q "^Hugging Face: " <<<"$out"; then
   echo "skipped --compare's agreement: $(grep "^Hugging Face: " <<<"$out")"
 else

@@ -1,12 +1,22 @@
 // Every number docs/07 quotes, from the reference: the memory a contiguous
 // and a paged cache set aside for one ragged batch, measured on caches the
-// reference fills, and what a decode step reads from the cache (a01's formula).
+// reference fills, and what a decode step reads from the cache (a01's formula);
+// and, decoding the small checkpoints of data/checkpoints/ for real, what the
+// target continues a prompt with, its weights' bytes in fp32 and fp16, and
+// speculative decoding's acceptance against a02's formula (greedy, so the
+// counts are the same on every machine; times are not quoted).
 #include <string>
 #include <vector>
 
 #include "a01_roofline/a01_roofline.hpp"
+#include "a02_transformer_costs/a02_transformer_costs.hpp"
 #include "a06_kv_cache_decode/a06_kv_cache_decode.hpp"
 #include "doc_regions.hpp"
+#include "gpt2_checkpoint.hpp"
+#include "rooflab/bpe_tokenizer.hpp"
+#include "rooflab/build_paths.hpp"
+#include "speculative.hpp"
+#include "text_generation.hpp"
 
 namespace rooflab::docs {
 namespace {
@@ -66,9 +76,56 @@ double gpt2_cache_mib(double length) {
   return a01_roofline::kv_cache_bytes(shape) / kMiB;
 }
 
+std::filesystem::path checkpoint(const char* name) { return build_paths::source_dir() / "data" / "checkpoints" / name; }
+
+constexpr const char* kPrompt = "The model reads";
+constexpr std::int64_t kSpeculativeTokens = 60;
+
+// The target's greedy continuation of kPrompt, as text on one line.
+std::string greedy_text() {
+  const decode::Gpt2Checkpoint target = decode::load_gpt2_checkpoint(checkpoint("tiny-gpt2"));
+  const BpeTokenizer tokenizer = BpeTokenizer::from_folder(checkpoint("tiny-gpt2"));
+  decode::Sampler greedy({});
+  std::string text =
+      tokenizer.decode(decode::continue_prompt(target.model, tokenizer.encode(kPrompt), 24, greedy).tokens);
+  for (char& c : text)
+    if (c == '\n') c = ' ';
+  return text;
+}
+
+double weight_mb(const char* name) {
+  return static_cast<double>(decode::load_gpt2_checkpoint(checkpoint(name)).stored_weight_bytes) / 1e6;
+}
+
+// Greedy speculative decoding of kSpeculativeTokens tokens after kPrompt, one
+// row per k: the measured acceptance rate and tokens per target pass beside
+// what a02's formula expects from that acceptance rate.
+std::string speculative_table() {
+  const decode::Gpt2Checkpoint target = decode::load_gpt2_checkpoint(checkpoint("tiny-gpt2"));
+  const decode::Gpt2Checkpoint draft = decode::load_gpt2_checkpoint(checkpoint("tiny-gpt2-draft"));
+  const std::vector<std::int64_t> prompt = BpeTokenizer::from_folder(checkpoint("tiny-gpt2")).encode(kPrompt);
+  std::string table =
+      "| k | acceptance rate α | target passes | tokens per pass | a02's (1 − α^(k+1)) / (1 − α) |\n"
+      "|---:|---:|---:|---:|---:|\n";
+  for (const std::int64_t k : {1, 2, 4, 8}) {
+    const decode::SpeculativeRun run =
+        decode::speculative_continue(target.model, draft.model, prompt, kSpeculativeTokens, k, {});
+    table +=
+        "| " + std::to_string(k) + " | " + fmt("%.2f", run.acceptance_rate()) + " | " +
+        std::to_string(run.target_passes) + " | " + fmt("%.2f", run.tokens_per_pass()) + " | " +
+        fmt("%.2f", a02_transformer_costs::expected_tokens_per_pass(run.acceptance_rate(), static_cast<double>(k))) +
+        " |\n";
+  }
+  return table;
+}
+
 }  // namespace
 
 void add_a06_kv_cache_decode_numbers(Values& values) {
+  values["a06.real_greedy_text"] = [] { return greedy_text(); };
+  values["a06.tiny_fp32_mb"] = [] { return fmt("%.2f", weight_mb("tiny-gpt2")); };
+  values["a06.tiny_fp16_mb"] = [] { return fmt("%.2f", weight_mb("tiny-gpt2-fp16")); };
+  values["a06.speculative_table"] = [] { return speculative_table(); };
   values["a06.reserved_table"] = [] { return reserved_table(); };
   values["a06.gpt2_cache_1024_mib"] = [] { return fmt("%.1f", gpt2_cache_mib(1024)); };
   values["a06.gpt2_cache_token_kib"] = [] { return fmt("%.0f", gpt2_cache_mib(1) * 1024); };
