@@ -32,13 +32,8 @@ namespace rooflab::cli {
 namespace {
 
 std::size_t model_floats(const a06_kv_cache_decode::Model& model) {
-  std::size_t floats = model.token_embedding.size() + model.position_embedding.size() + model.final_scale.size() +
-                       model.final_shift.size();
-  for (const auto& layer : model.layers)
-    for (const auto* weights :
-         {&layer.norm1_scale, &layer.norm1_shift, &layer.qkv, &layer.qkv_bias, &layer.out, &layer.out_bias,
-          &layer.norm2_scale, &layer.norm2_shift, &layer.up, &layer.up_bias, &layer.down, &layer.down_bias})
-      floats += weights->size();
+  std::size_t floats = 0;
+  decode::for_each_weight(model, [&](const std::vector<float>& weights) { floats += weights.size(); });
   return floats;
 }
 

@@ -43,4 +43,19 @@ a06_kv_cache_decode::ModelConfig read_gpt2_config(const std::filesystem::path& c
 // The whole folder's model (its tokenizer is read apart: rooflab/bpe_tokenizer.hpp).
 Gpt2Checkpoint load_gpt2_checkpoint(const std::filesystem::path& folder);
 
+// visit(tensor) for every weight tensor of a06's model (a const or mutable
+// Model): the embeddings, each layer's twelve, the final layer norm's two.
+template <class Model, class Visit>
+void for_each_weight(Model& model, Visit visit) {
+  visit(model.token_embedding);
+  visit(model.position_embedding);
+  for (auto& layer : model.layers)
+    for (auto* weights :
+         {&layer.norm1_scale, &layer.norm1_shift, &layer.qkv, &layer.qkv_bias, &layer.out, &layer.out_bias,
+          &layer.norm2_scale, &layer.norm2_shift, &layer.up, &layer.up_bias, &layer.down, &layer.down_bias})
+      visit(*weights);
+  visit(model.final_scale);
+  visit(model.final_shift);
+}
+
 }  // namespace rooflab::decode

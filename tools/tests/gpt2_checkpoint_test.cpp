@@ -119,18 +119,9 @@ TEST(Gpt2Checkpoint, Bf16WeightsAreTheFp32ModelOnBf16RoundedWeights) {
   const Gpt2Checkpoint bf16 = load_gpt2_checkpoint(folder);
   EXPECT_EQ(bf16.stored_dtype, TensorDtype::bf16);
   a06_kv_cache_decode::Model rounded = load_gpt2_checkpoint(kCheckpoints / "tiny-gpt2").model;
-  const auto round = [](std::vector<float>& values) {
+  for_each_weight(rounded, [](std::vector<float>& values) {
     for (float& value : values) value = bf16_bits_to_float(float_to_bf16_bits(value));
-  };
-  round(rounded.token_embedding);
-  round(rounded.position_embedding);
-  round(rounded.final_scale);
-  round(rounded.final_shift);
-  for (auto& layer : rounded.layers)
-    for (auto* weights :
-         {&layer.norm1_scale, &layer.norm1_shift, &layer.qkv, &layer.qkv_bias, &layer.out, &layer.out_bias,
-          &layer.norm2_scale, &layer.norm2_shift, &layer.up, &layer.up_bias, &layer.down, &layer.down_bias})
-      round(*weights);
+  });
   const std::vector<std::int64_t> tokens{3, 141, 59, 26, 5};
   EXPECT_EQ(a06_kv_cache_decode::full_logits(bf16.model, tokens), a06_kv_cache_decode::full_logits(rounded, tokens));
   fs::remove_all(folder);

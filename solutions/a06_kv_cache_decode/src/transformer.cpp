@@ -439,6 +439,42 @@ void embed(const Model& model, std::int64_t token, std::int64_t position, float*
            model.position_embedding[static_cast<std::size_t>(position * d + i)];
 }
 
+// What a decode state's sequences hold now: every layer's cache agrees, so the first layer's.
+const std::vector<std::int64_t>& held_lengths(const DecodeState& state) {
+  return state.paged ? state.pages.front().lengths : state.contiguous.front().lengths;
+}
+
+void require_sequence(const DecodeState& state, std::int64_t sequence) {
+  const auto sequences = static_cast<std::int64_t>(held_lengths(state).size());
+  if (sequence < 0 || sequence >= sequences)
+    throw std::invalid_argument("sequence: " + std::to_string(sequence) + " is not in [0, " +
+                                std::to_string(sequences) + ")");
+}
+
+// One query's softmax attention over the first `seen` keys and values, in
+// double: key(j) and value(j) give row j's hd floats, wherever they are kept
+// (a whole sequence's qkv rows in full_logits, the cache in extend).
+template <class Key, class Value>
+void attend_causally(const float* query, std::int64_t seen, std::int64_t hd, Key key, Value value,
+                     std::vector<double>& scores, float* out) {
+  double top = -INFINITY;
+  for (std::int64_t j = 0; j < seen; ++j) {
+    const float* k = key(j);
+    double dot = 0;
+    for (std::int64_t i = 0; i < hd; ++i) dot += double{query[i]} * k[i];
+    scores[static_cast<std::size_t>(j)] = dot / std::sqrt(static_cast<double>(hd));
+    top = std::max(top, scores[static_cast<std::size_t>(j)]);
+  }
+  double sum = 0;
+  for (std::int64_t j = 0; j < seen; ++j)
+    sum += (scores[static_cast<std::size_t>(j)] = std::exp(scores[static_cast<std::size_t>(j)] - top));
+  for (std::int64_t i = 0; i < hd; ++i) {
+    double o = 0;
+    for (std::int64_t j = 0; j < seen; ++j) o += scores[static_cast<std::size_t>(j)] * value(j)[i];
+    out[i] = static_cast<float>(o / sum);
+  }
+}
+
 }  // namespace
 
 Model random_model(const ModelConfig& config, std::uint64_t seed) {
@@ -499,14 +535,10 @@ std::vector<float> step(const Model& model, DecodeState& state, const std::vecto
   rooflab::count_call("a06_kv_cache_decode::step");  // a decode loop's tests count these
   const ModelConfig& c = model.config;
   const std::int64_t d = c.d_model, hd = c.head_dim(), kv = kv_width(c);
-  const auto sequences = static_cast<std::int64_t>(state.paged ? state.pages.front().lengths.size()
-                                                               : state.contiguous.front().lengths.size());
+  const auto sequences = static_cast<std::int64_t>(held_lengths(state).size());
   if (static_cast<std::int64_t>(tokens.size()) != sequences)
     throw std::invalid_argument("tokens: one per sequence (" + std::to_string(sequences) + "), −1 to sit out");
-  const auto length = [&](std::int64_t s) {
-    return state.paged ? state.pages.front().lengths[static_cast<std::size_t>(s)]
-                       : state.contiguous.front().lengths[static_cast<std::size_t>(s)];
-  };
+  const auto length = [&](std::int64_t s) { return held_lengths(state)[static_cast<std::size_t>(s)]; };
   std::vector<std::int64_t> active;  // the sequences that take a step
   for (std::int64_t s = 0; s < sequences; ++s) {
     const std::int64_t token = tokens[static_cast<std::size_t>(s)];
@@ -565,17 +597,12 @@ std::vector<float> extend(const Model& model, DecodeState& state, std::int64_t s
   const ModelConfig& c = model.config;
   const std::int64_t d = c.d_model, hd = c.head_dim(), kv = kv_width(c), n = static_cast<std::int64_t>(tokens.size());
   const std::int64_t group = c.heads / c.kv_heads;
-  const auto sequences = static_cast<std::int64_t>(state.paged ? state.pages.front().lengths.size()
-                                                               : state.contiguous.front().lengths.size());
-  if (sequence < 0 || sequence >= sequences)
-    throw std::invalid_argument("sequence: " + std::to_string(sequence) + " is not in [0, " +
-                                std::to_string(sequences) + ")");
+  require_sequence(state, sequence);
   if (n == 0) throw std::invalid_argument("tokens: none to extend the sequence with");
   for (const std::int64_t token : tokens)
     if (token < 0 || token >= c.vocab)
       throw std::invalid_argument("tokens: " + std::to_string(token) + " is not in the vocabulary");
-  const std::int64_t base = state.paged ? state.pages.front().lengths[static_cast<std::size_t>(sequence)]
-                                        : state.contiguous.front().lengths[static_cast<std::size_t>(sequence)];
+  const std::int64_t base = held_lengths(state)[static_cast<std::size_t>(sequence)];
   if (base + n > c.context)
     throw std::invalid_argument("context: sequence " + std::to_string(sequence) + " holds " + std::to_string(base) +
                                 " tokens; " + std::to_string(n) + " more pass " + std::to_string(c.context));
@@ -600,24 +627,10 @@ std::vector<float> extend(const Model& model, DecodeState& state, std::int64_t s
       std::vector<double> scores(static_cast<std::size_t>(base + n));
       for (std::int64_t r = 0; r < n; ++r)
         for (std::int64_t h = 0; h < c.heads; ++h) {
-          const float* query = qkv + r * width + h * hd;
-          const std::int64_t g = h / group, seen = base + r + 1;
-          double top = -INFINITY;
-          for (std::int64_t j = 0; j < seen; ++j) {
-            const float* key = held.keys.row(g, j);
-            double dot = 0;
-            for (std::int64_t i = 0; i < hd; ++i) dot += double{query[i]} * key[i];
-            scores[static_cast<std::size_t>(j)] = dot / std::sqrt(static_cast<double>(hd));
-            top = std::max(top, scores[static_cast<std::size_t>(j)]);
-          }
-          double sum = 0;
-          for (std::int64_t j = 0; j < seen; ++j)
-            sum += (scores[static_cast<std::size_t>(j)] = std::exp(scores[static_cast<std::size_t>(j)] - top));
-          for (std::int64_t i = 0; i < hd; ++i) {
-            double o = 0;
-            for (std::int64_t j = 0; j < seen; ++j) o += scores[static_cast<std::size_t>(j)] * held.values.row(g, j)[i];
-            attended[r * d + h * hd + i] = static_cast<float>(o / sum);
-          }
+          const std::int64_t g = h / group;
+          attend_causally(
+              qkv + r * width + h * hd, base + r + 1, hd, [&](std::int64_t j) { return held.keys.row(g, j); },
+              [&](std::int64_t j) { return held.values.row(g, j); }, scores, attended + r * d + h * hd);
         }
     });
   }
@@ -628,13 +641,9 @@ std::vector<float> extend(const Model& model, DecodeState& state, std::int64_t s
 }
 
 void rollback(DecodeState& state, std::int64_t sequence, std::int64_t length) {
-  const auto sequences = static_cast<std::int64_t>(state.paged ? state.pages.front().lengths.size()
-                                                               : state.contiguous.front().lengths.size());
-  if (sequence < 0 || sequence >= sequences)
-    throw std::invalid_argument("sequence: " + std::to_string(sequence) + " is not in [0, " +
-                                std::to_string(sequences) + ")");
+  require_sequence(state, sequence);
   const auto s = static_cast<std::size_t>(sequence);
-  const std::int64_t held = state.paged ? state.pages.front().lengths[s] : state.contiguous.front().lengths[s];
+  const std::int64_t held = held_lengths(state)[s];
   if (length < 0 || length > held)
     throw std::invalid_argument("length: " + std::to_string(length) + " is not in [0, " + std::to_string(held) +
                                 "], the tokens sequence " + std::to_string(sequence) + " holds");
@@ -663,25 +672,10 @@ std::vector<float> full_logits(const Model& model, const std::vector<std::int64_
       std::vector<double> scores(static_cast<std::size_t>(n));
       for (std::int64_t t = 0; t < n; ++t) {
         for (std::int64_t h = 0; h < c.heads; ++h) {
-          const float* query = qkv + t * width + h * hd;
           const std::int64_t g = h / group;
-          double top = -INFINITY;
-          for (std::int64_t j = 0; j <= t; ++j) {
-            const float* key = qkv + j * width + d + g * hd;
-            double dot = 0;
-            for (std::int64_t i = 0; i < hd; ++i) dot += double{query[i]} * key[i];
-            scores[static_cast<std::size_t>(j)] = dot / std::sqrt(static_cast<double>(hd));
-            top = std::max(top, scores[static_cast<std::size_t>(j)]);
-          }
-          double sum = 0;
-          for (std::int64_t j = 0; j <= t; ++j)
-            sum += (scores[static_cast<std::size_t>(j)] = std::exp(scores[static_cast<std::size_t>(j)] - top));
-          for (std::int64_t i = 0; i < hd; ++i) {
-            double o = 0;
-            for (std::int64_t j = 0; j <= t; ++j)
-              o += scores[static_cast<std::size_t>(j)] * qkv[j * width + d + kv + g * hd + i];
-            attended[t * d + h * hd + i] = static_cast<float>(o / sum);
-          }
+          attend_causally(
+              qkv + t * width + h * hd, t + 1, hd, [&](std::int64_t j) { return qkv + j * width + d + g * hd; },
+              [&](std::int64_t j) { return qkv + j * width + d + kv + g * hd; }, scores, attended + t * d + h * hd);
         }
       }
     });
