@@ -8,9 +8,11 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 
 #include "rooflab/gpu_model_calibration.hpp"
+#include "rooflab/ptxas_registers.hpp"
 #include "rooflab/worker_report.hpp"
 
 namespace rooflab::kernels {
@@ -287,18 +289,29 @@ std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector
 
 namespace {
 
-int registers_of(const Registers& registers, const std::string& kernel) {
-  const auto found = registers.find(kernel);
-  return found == registers.end() ? 0 : found->second;
+// The registers the model takes for `row`, 0 where assumed, and where they
+// come from: yours from nvcc where it compiled your file, else the
+// reference's kernel of that name.
+int registers_of(const RegisterCounts& registers, const KernelRow& row, bool yours, const char** source = nullptr) {
+  const auto known = [&](const Registers& counts, const char* name) {
+    const auto found = counts.find(row.kernel);
+    if (found == counts.end()) return 0;
+    if (source) *source = name;
+    return found->second;
+  };
+  if (yours)
+    if (const int count = known(registers.yours, "nvcc, yours")) return count;
+  if (const int count = known(registers.reference, yours ? "the reference's" : "nvcc")) return count;
+  if (source) *source = "assumed";
+  return 0;
 }
 
 // The model's estimate of `row`, or nothing for a row without a launch shape
 // or with a block that does not fit.
-bool modelled(const KernelRow& row, const gpu_model::Architecture& gpu, const Registers& registers,
-              gpu_model::Estimate& estimate) {
+bool modelled(const KernelRow& row, const gpu_model::Architecture& gpu, int registers, gpu_model::Estimate& estimate) {
   if (row.blocks <= 0 || row.threads_per_block <= 0) return false;
   try {
-    estimate = gpu_model::estimate_row(row, gpu, registers_of(registers, row.kernel));
+    estimate = gpu_model::estimate_row(row, gpu, registers);
   } catch (const std::invalid_argument&) {
     return false;
   }
@@ -308,26 +321,27 @@ bool modelled(const KernelRow& row, const gpu_model::Architecture& gpu, const Re
 }  // namespace
 
 std::string model_table(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
-                        const gpu_model::Architecture& gpu, const Registers& registers) {
+                        const gpu_model::Architecture& gpu, const RegisterCounts& registers) {
   std::string table =
       "| method | kernel | blocks × threads | shared / block | registers | blocks / SM (limit) | occupancy | SMs "
       "used | rounds | limit | model | model TFLOP/s | roofline bound |\n"
       "|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---:|\n";
   const auto line = [&](const KernelRow& row, const char* whose) {
     std::string cells = "| " + row.method + " | " + row.kernel + whose + " | ";
+    const char* source = "";
+    const int known = registers_of(registers, row, std::string_view(whose) != " (reference)", &source);
     gpu_model::Estimate e;
-    if (!modelled(row, gpu, registers, e)) {
+    if (!modelled(row, gpu, known, e)) {
       if (row.blocks <= 0) return cells + "no launch shape recorded | | | | | | | | | | |\n";
       return cells + fixed("%.0f", row.blocks) + " × " + fixed("%.0f", row.threads_per_block) + " | " +
              bytes(row.shared_bytes_per_block) + " | | the block does not fit on an SM | | | | | | | |\n";
     }
-    const int known = registers_of(registers, row.kernel);
     const double all_flops = row.flops + row.tensor_core_flops;
     const roofline::Estimate bound =
         roofline::estimate(row.flops, row.dram_bytes, roofline::find_cuda_core_gpu(gpu.id), row.tensor_core_flops);
     return cells + fixed("%.0f", row.blocks) + " × " + fixed("%.0f", row.threads_per_block) + " | " +
            bytes(row.shared_bytes_per_block) + " | " +
-           (known > 0 ? std::to_string(known) : std::to_string(gpu_model::kAssumedRegisters) + " (assumed)") + " | " +
+           std::to_string(known > 0 ? known : gpu_model::kAssumedRegisters) + " (" + source + ") | " +
            std::to_string(e.occupancy.blocks_per_sm) + " (" + e.occupancy.limited_by + ") | " +
            fixed("%.0f %%", e.occupancy.fraction * 100) + " | " + fixed("%.0f %%", e.sm_coverage * 100) + " | " +
            fixed("%.0f", e.rounds) + " | " + e.limited_by + " | " + duration(e.seconds) + " | " +
@@ -337,7 +351,7 @@ std::string model_table(const std::vector<KernelRow>& rows, const std::vector<Ke
 }
 
 std::string roofline_script(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
-                            const roofline::CudaCoreGpu& gpu, const std::string& png, const Registers& registers) {
+                            const roofline::CudaCoreGpu& gpu, const std::string& png, const RegisterCounts& registers) {
   // x y source label_y "label": kernels are labelled once (the reference's,
   // or the submission's where there is no reference), and labels of points
   // that coincide are stacked.
@@ -373,7 +387,7 @@ std::string roofline_script(const std::vector<KernelRow>& rows, const std::vecto
   const auto modelled_point = [&](const KernelRow& row, int source) {
     gpu_model::Estimate e;
     const roofline::Estimate bound = roofline::estimate(row.flops, row.dram_bytes, gpu, row.tensor_core_flops);
-    if (!model || bound.intensity <= 0 || !modelled(row, *model, registers, e)) return;
+    if (!model || bound.intensity <= 0 || !modelled(row, *model, registers_of(registers, row, source == 2), e)) return;
     const double y = (row.flops + row.tensor_core_flops) / e.seconds / 1e12;
     data += number(bound.intensity) + " " + number(y) + " " + std::to_string(source) + " " + number(y) + " \"\"\n";
   };
@@ -423,9 +437,9 @@ bool read_text(const std::string& path, std::string& text) {
 }  // namespace
 
 int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, const std::vector<GradedLimit>& limits,
-                   const Registers& registers) {
+                   const Registers& reference_registers, long long head_dim) {
   bool table = false;
-  std::string gpu_id = "h100", reference_file, plot_file, calibration_file;
+  std::string gpu_id = "h100", reference_file, plot_file, calibration_file, nvcc_file;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     bool missing = false;
@@ -445,10 +459,12 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
       value(plot_file);
     } else if (flag == "--calibration") {
       value(calibration_file);
+    } else if (flag == "--nvcc-registers") {
+      value(nvcc_file);
     } else {
       std::fprintf(stderr,
                    "profile: unknown flag %s (known: --table, --gpu ID, --reference FILE, --plot FILE.gp, "
-                   "--calibration FILE)\n",
+                   "--calibration FILE, --nvcc-registers FILE)\n",
                    flag.c_str());
       return 2;
     }
@@ -493,6 +509,15 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
       return 2;
     }
   }
+  RegisterCounts registers{reference_registers, {}};
+  if (!nvcc_file.empty()) {
+    std::string text;
+    if (!read_text(nvcc_file, text)) {
+      std::fprintf(stderr, "profile: --nvcc-registers %s: cannot read it\n", nvcc_file.c_str());
+      return 2;
+    }
+    registers.yours = registers_at(parse_ptxas_registers(text), head_dim);
+  }
   if (rows.empty())
     std::printf("\nNo kernel ran in the CPU runtime (not implemented yet, or the kernels ran on a GPU).\n");
   std::printf(
@@ -514,10 +539,15 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
       "\nWhere the GPU model (rooflab/gpu_model.hpp) puts each kernel on the %s (%d SMs at %.2f GHz): how many "
       "blocks fit on an SM and what limits them, the SMs the grid covers, the rounds of resident blocks on the "
       "busiest SM, and the largest of instruction issue, shared-memory wavefronts, L1 sectors, tensor-core FLOPs, "
-      "DRAM bytes and the latency its warps cannot hide. Registers are nvcc's count for the reference's kernel of "
-      "that name (sm_90), yours may differ (`nvcc --resource-usage`). An estimate to reason with, not a measurement "
-      "nor a score:\n\n%s",
+      "DRAM bytes and the latency its warps cannot hide. Registers per thread are nvcc's for sm_90: %s. An "
+      "estimate to reason with, not a measurement nor a score:\n\n%s",
       architecture->name.c_str(), architecture->multiprocessors, architecture->clock_hz / 1e9,
+      nvcc_file.empty() ? "the reference's kernel of that name stands in for yours, which may differ (no nvcc "
+                          "here: `nvcc -arch=sm_90 --resource-usage` counts yours)"
+      : registers.yours.empty()
+          ? "nvcc compiled none of your kernels, so the reference's kernel of that name stands in for yours"
+          : "yours where nvcc compiled your file (`nvcc -arch=sm_90 --resource-usage`), else the reference's "
+            "kernel of that name",
       model_table(rows, reference, *architecture, registers).c_str());
   // The record of this lab's launchers only (another lab's profile has none).
   std::erase_if(calibration, [&](const gpu_model::CalibrationRow& point) {

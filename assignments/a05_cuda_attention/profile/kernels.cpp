@@ -18,5 +18,6 @@ int main(int argc, char** argv) {
       {{"flash_forward", kMaxBankConflictsPerRequest},
        {"flash_forward_tensor_core", kMaxBankConflictsPerRequest},
        {"flash_forward_mma_sync", kMaxBankConflictsPerRequest}},
-      a05_cuda_attention::profile::reference_registers(a05_cuda_attention::profile::kHeadDim));
+      a05_cuda_attention::profile::reference_registers(a05_cuda_attention::profile::kHeadDim),
+      a05_cuda_attention::profile::kHeadDim);
 }

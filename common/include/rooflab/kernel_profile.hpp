@@ -92,11 +92,18 @@ std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector
 // row has lines.
 std::string lines_table(const std::vector<KernelRow>& rows, const std::vector<GradedLimit>& limits = {});
 
-// nvcc's registers per thread by kernel name: the reference's (for sm_90,
-// whichever GPU is modelled), which the GPU model takes for a kernel of that
-// name, yours included; a kernel not listed is assumed to use
-// gpu_model::kAssumedRegisters. The tables say which.
+// nvcc's registers per thread by kernel name; a kernel not listed is assumed
+// to use gpu_model::kAssumedRegisters.
 using Registers = std::map<std::string, int>;
+
+// What the GPU model takes for each kernel: the reference's counts (nvcc's for
+// sm_90, whichever GPU is modelled) for the reference's kernels and for yours
+// of the same name, unless nvcc compiled your own file (`lab profile` runs
+// `nvcc --resource-usage` on it where nvcc is installed). The tables say which.
+struct RegisterCounts {
+  Registers reference;
+  Registers yours;
+};
 
 // A Markdown table of where the GPU model (rooflab/gpu_model.hpp) places each
 // row on `gpu` at the profile's shape: launch shape, registers, blocks per SM
@@ -105,26 +112,31 @@ using Registers = std::map<std::string, int>;
 // TFLOP/s, and the roofline's bound beside them; each beside the reference's
 // row of the same kernel. A row without a launch shape (an older CSV) says so.
 std::string model_table(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
-                        const gpu_model::Architecture& gpu, const Registers& registers);
+                        const gpu_model::Architecture& gpu, const RegisterCounts& registers);
 
 // A gnuplot script drawing `gpu`'s rooflines (CUDA cores and tensor cores)
 // and each kernel on them (the submission's filled, the reference's open),
 // and below the roof where the GPU model puts each (triangles), into `png`.
 std::string roofline_script(const std::vector<KernelRow>& rows, const std::vector<KernelRow>& reference,
-                            const roofline::CudaCoreGpu& gpu, const std::string& png, const Registers& registers = {});
+                            const roofline::CudaCoreGpu& gpu, const std::string& png,
+                            const RegisterCounts& registers = {});
 
 // What a profile does with its rows, by its command line:
 //   (no flags)  the CSV rows on stdout: what the grader reads;
 //   --table [--gpu ID] [--reference FILE] [--plot FILE.gp] [--calibration FILE]
+//           [--nvcc-registers FILE]
 //               the Markdown tables on `--gpu` (default h100): the counters
 //               and the roofline, then the GPU model's estimate, beside the
 //               rows of FILE (the reference profile's CSV) where given; with
 //               --calibration the model against every recorded measurement
 //               (plots/data/gpu_model_calibration.csv); with --plot a gnuplot
-//               script drawing the roofline into FILE.png (`lab profile`
-//               passes these).
+//               script drawing the roofline into FILE.png; with
+//               --nvcc-registers what `nvcc --resource-usage` printed for the
+//               submission's own .cu files, whose counts at `head_dim` the
+//               model then takes for its kernels (`lab profile` passes these).
 // Returns the exit code; a bad flag is 2, with a message naming it.
 int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv,
-                   const std::vector<GradedLimit>& limits = {}, const Registers& registers = {});
+                   const std::vector<GradedLimit>& limits = {}, const Registers& reference_registers = {},
+                   long long head_dim = 0);
 
 }  // namespace rooflab::kernels

@@ -43,7 +43,8 @@ inline double kernel_flops(const std::string& kernel) {
 
 // nvcc's registers per thread for the reference's kernels on sm_90 (`nvcc
 // -arch=sm_90 --resource-usage`), what the GPU model takes for each kernel,
-// yours included; head_dim 0 where the kernel is not a template on d. The
+// and for yours of the same name unless `lab profile` found nvcc to count
+// your own; head_dim 0 where the kernel is not a template on d. The
 // course's tests compile the reference and check every entry where nvcc is.
 struct KernelRegisters {
   const char* kernel;
