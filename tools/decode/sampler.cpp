@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -40,60 +39,13 @@ Sampler::Sampler(const SamplingOptions& options) : options_(options), random_(op
 
 std::vector<double> Sampler::distribution(const float* logits, std::int64_t vocab) const {
   if (vocab <= 0) throw std::invalid_argument("vocab: must be positive");
-  for (std::int64_t v = 0; v < vocab; ++v)
-    if (std::isnan(logits[v])) throw std::invalid_argument("logits: token " + std::to_string(v) + "'s is NaN");
-  std::vector<double> p(static_cast<std::size_t>(vocab), 0.0);
-  if (options_.temperature == 0) {
-    p[static_cast<std::size_t>(argmax(logits, vocab))] = 1;
-    return p;
-  }
-  // Most likely first, the lower id first among equals: the order both cuts read.
-  std::vector<std::int64_t> order(static_cast<std::size_t>(vocab));
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return logits[a] > logits[b]; });
-  std::size_t kept = order.size();
-  if (options_.top_k > 0) kept = std::min(kept, static_cast<std::size_t>(options_.top_k));
-  // Softmax of logit / temperature over the kept tokens, shifted by the
-  // largest for range (the top-k cut renormalises, as a softmax after it would).
-  const double top = logits[order.front()] / options_.temperature;
-  double total = 0;
-  for (std::size_t i = 0; i < kept; ++i) {
-    const auto v = static_cast<std::size_t>(order[i]);
-    p[v] = std::exp(logits[v] / options_.temperature - top);
-    total += p[v];
-  }
-  // Top-p: the smallest prefix whose probability reaches p (at least one token).
-  if (options_.top_p < 1) {
-    double cumulative = 0;
-    std::size_t prefix = 0;
-    while (prefix < kept) {
-      cumulative += p[static_cast<std::size_t>(order[prefix++])] / total;
-      if (cumulative >= options_.top_p) break;
-    }
-    for (std::size_t i = prefix; i < kept; ++i) p[static_cast<std::size_t>(order[i])] = 0;
-    kept = prefix;
-    total = 0;
-    for (std::size_t i = 0; i < kept; ++i) total += p[static_cast<std::size_t>(order[i])];
-  }
-  for (double& value : p) value /= total;
-  return p;
-}
-
-std::int64_t draw_from(const std::vector<double>& p, double u) {
-  double cumulative = 0;
-  std::int64_t last = 0;
-  for (std::size_t v = 0; v < p.size(); ++v) {
-    if (p[v] == 0) continue;
-    cumulative += p[v];
-    last = static_cast<std::int64_t>(v);
-    if (u < cumulative) return last;
-  }
-  return last;  // u within rounding of the total: the last token with any probability
+  return a06_kv_cache_decode::next_token_probabilities(std::vector<float>(logits, logits + vocab), options_);
 }
 
 std::int64_t Sampler::next(const float* logits, std::int64_t vocab) {
   if (options_.temperature == 0) return argmax(logits, vocab);
-  return draw_from(distribution(logits, vocab), random_.uniform());  // one uniform per token drawn
+  // One uniform per token drawn.
+  return a06_kv_cache_decode::draw_token(distribution(logits, vocab), random_.uniform());
 }
 
 }  // namespace rooflab::decode

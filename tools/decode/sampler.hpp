@@ -1,7 +1,9 @@
 // Turning a decode step's logits into the next token: greedy, or drawn from
 // the softmax of the logits divided by a temperature, cut to the top k
 // tokens and to the smallest set whose probability reaches p (nucleus
-// sampling), in that order, as Hugging Face's warpers apply them.
+// sampling), in that order, as Hugging Face's warpers apply them: a06's
+// next_token_probabilities() and draw_token() (part 5, the student's in a
+// student build), with a seeded generator.
 //
 // The same seed draws the same tokens on every machine: the generator is the
 // course's own (splitmix64, 53-bit uniforms), not std::uniform_real_distribution,
@@ -12,12 +14,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "a06_kv_cache_decode/sampling.hpp"
+
 namespace rooflab::decode {
 
-struct SamplingOptions {
-  double temperature = 0;  // 0: greedy, the largest logit; else > 0
-  std::int64_t top_k = 0;  // 0: every token; else the k most likely
-  double top_p = 1;        // 1: every token; else in (0, 1]
+// a06's Sampling (temperature, top_k, top_p) and the generator's seed.
+struct SamplingOptions : a06_kv_cache_decode::Sampling {
   std::uint64_t seed = 0;
 };
 
@@ -44,9 +46,10 @@ class Sampler {
   // The next token for one row of `vocab` logits.
   std::int64_t next(const float* logits, std::int64_t vocab);
 
-  // The probabilities next() draws from: zero outside the top-k and top-p
-  // cuts, the kept ones renormalised; greedy puts 1 on the largest logit.
-  // Throws std::invalid_argument naming logits when one is NaN.
+  // The probabilities next() draws from (a06's next_token_probabilities):
+  // zero outside the top-k and top-p cuts, the kept ones renormalised; greedy
+  // puts 1 on the largest logit. Throws std::invalid_argument naming logits
+  // when one is NaN.
   std::vector<double> distribution(const float* logits, std::int64_t vocab) const;
 
   const SamplingOptions& options() const { return options_; }
@@ -58,10 +61,5 @@ class Sampler {
 
 // The index of the largest logit, the lowest on a tie.
 std::int64_t argmax(const float* logits, std::int64_t vocab);
-
-// The token a uniform u in [0, 1) picks from probabilities p: inverse
-// transform over the token ids in order (the last token with any probability
-// when rounding leaves u past the total).
-std::int64_t draw_from(const std::vector<double>& p, double u);
 
 }  // namespace rooflab::decode

@@ -11,18 +11,6 @@ namespace {
 using a06_kv_cache_decode::DecodeState;
 using a06_kv_cache_decode::Model;
 
-// max(0, p − q), renormalised: where the target wants more than the draft
-// gave. Where p equals q everywhere nothing is left, and p itself is drawn
-// from (a rejection cannot happen then, but rounding may say otherwise).
-std::vector<double> residual(const std::vector<double>& p, const std::vector<double>& q) {
-  std::vector<double> r(p.size());
-  double total = 0;
-  for (std::size_t v = 0; v < p.size(); ++v) total += (r[v] = std::max(0.0, p[v] - q[v]));
-  if (total <= 0) return p;
-  for (double& value : r) value /= total;
-  return r;
-}
-
 void check_arguments(const Model& target, const Model& draft, const std::vector<std::int64_t>& prompt,
                      std::int64_t new_tokens, std::int64_t k) {
   if (prompt.empty()) throw std::invalid_argument("prompt: no token (an empty prompt has nothing to continue)");
@@ -73,7 +61,8 @@ SpeculativeRun speculative_continue(const Model& target, const Model& draft, con
           a06_kv_cache_decode::step(draft, draft_state, {i == 0 ? last : proposals.back()});
       ++run.draft_steps;
       q.push_back(shaping.distribution(logits.data(), vocab));
-      proposals.push_back(greedy ? argmax(logits.data(), vocab) : draw_from(q.back(), random.uniform()));
+      proposals.push_back(greedy ? argmax(logits.data(), vocab)
+                                 : a06_kv_cache_decode::draw_token(q.back(), random.uniform()));
     }
     // The target reads its weights once for all of them: rows 0 … k hold its
     // logits after last, d1, …, dk.
@@ -81,24 +70,23 @@ SpeculativeRun speculative_continue(const Model& target, const Model& draft, con
     verify.insert(verify.end(), proposals.begin(), proposals.end());
     const std::vector<float> logits = a06_kv_cache_decode::extend(target, target_state, 0, verify);
     ++run.target_passes;
+    // a06's rule on each proposal in turn (part 5): greedy is the case of
+    // one-hot p and q, where a proposal is kept when it is the target's argmax
+    // and otherwise replaced by it.
     std::int64_t kept = 0, added = -1;
     for (; kept < k; ++kept) {
-      const float* row = logits.data() + kept * vocab;
-      const auto x = static_cast<std::size_t>(proposals[static_cast<std::size_t>(kept)]);
-      if (greedy) {
-        if (proposals[static_cast<std::size_t>(kept)] == argmax(row, vocab)) continue;
-        added = argmax(row, vocab);
-        break;
-      }
-      const std::vector<double> p = shaping.distribution(row, vocab);
-      const std::vector<double>& qi = q[static_cast<std::size_t>(kept)];
-      if (random.uniform() < std::min(1.0, p[x] / qi[x])) continue;
-      added = draw_from(residual(p, qi), random.uniform());
+      const std::vector<double> p = shaping.distribution(logits.data() + kept * vocab, vocab);
+      const double accept_u = random.uniform(), residual_u = random.uniform();
+      const a06_kv_cache_decode::ProposalCheck check = a06_kv_cache_decode::check_proposal(
+          p, q[static_cast<std::size_t>(kept)], proposals[static_cast<std::size_t>(kept)], accept_u, residual_u);
+      if (check.accepted) continue;
+      added = check.token;
       break;
     }
     if (kept == k) {  // every proposal kept: one more token from the target's last row
       const float* row = logits.data() + k * vocab;
-      added = greedy ? argmax(row, vocab) : draw_from(shaping.distribution(row, vocab), random.uniform());
+      added = greedy ? argmax(row, vocab)
+                     : a06_kv_cache_decode::draw_token(shaping.distribution(row, vocab), random.uniform());
     }
     run.proposed += k;
     run.accepted += kept;

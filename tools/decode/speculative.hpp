@@ -5,12 +5,14 @@
 // proposals up to the first it rejects, adds one token of its own, and both
 // caches roll back past what was not kept (a06's rollback()).
 //
-// Greedy: a proposal is kept when it is the target's argmax, and the token
+// Each proposal goes through a06's check_proposal() (part 5): proposal x,
+// drawn from the draft's distribution q, is kept with probability
+// min(1, p(x)/q(x)) under the target's p; at the first rejection the added
+// token is drawn from max(0, p − q), renormalised; when all k are kept it is
+// drawn from the target's next distribution. Greedy is the case of one-hot p
+// and q: a proposal is kept when it is the target's argmax, and the token
 // added is the target's argmax, so the output is exactly the target's greedy
-// output. Sampling: proposal x, drawn from the draft's distribution q, is
-// kept with probability min(1, p(x)/q(x)) under the target's p; at the first
-// rejection the added token is drawn from max(0, p − q), renormalised; when
-// all k are kept it is drawn from the target's next distribution. Each token
+// output. Each token
 // is then distributed as the target alone would draw it. Both p and q are the
 // sampler's distributions (temperature, top-k, top-p applied).
 #pragma once

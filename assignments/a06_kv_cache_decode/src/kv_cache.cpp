@@ -39,4 +39,14 @@ CachedKeysValues cached(const PagedKvCache& cache, std::int64_t sequence) {
   rooflab::todo("a06_kv_cache_decode::cached", cache, sequence);
 }
 
+ContiguousKvCache truncate(ContiguousKvCache cache, std::int64_t sequence, std::int64_t length) {
+  // YOUR CODE HERE
+  rooflab::todo("a06_kv_cache_decode::truncate", cache, sequence, length);
+}
+
+PagedKvCache truncate(PagedKvCache cache, std::int64_t sequence, std::int64_t length) {
+  // YOUR CODE HERE
+  rooflab::todo("a06_kv_cache_decode::truncate", cache, sequence, length);
+}
+
 }  // namespace a06_kv_cache_decode

@@ -32,6 +32,13 @@ std::int64_t new_tokens(const Tensor4& keys, const Tensor4& values, std::int64_t
   return keys.rows();
 }
 
+// length must be in [0, the tokens the sequence holds].
+void require_length(std::int64_t length, std::int64_t held) {
+  if (length < 0 || length > held)
+    throw std::invalid_argument("length: " + std::to_string(length) + " is not in [0, " + std::to_string(held) +
+                                "], the tokens held");
+}
+
 // Copies token t of kv head g of `from` (1, kv_heads, T, d) to `to`.
 void copy_token(const Tensor4& from, std::int64_t g, std::int64_t t, float* to) {
   const float* row = from.row(g, t);
@@ -171,6 +178,32 @@ CachedKeysValues cached(const PagedKvCache& cache, std::int64_t sequence) {
     }
   }
   return out;
+  // END SOLUTION
+}
+
+ContiguousKvCache truncate(ContiguousKvCache cache, std::int64_t sequence, std::int64_t length) {
+  // BEGIN SOLUTION
+  require_sequence(cache.lengths, sequence);
+  std::int64_t& held = cache.lengths[static_cast<std::size_t>(sequence)];
+  require_length(length, held);
+  held = length;  // the slots past it are overwritten by the next append
+  return cache;
+  // END SOLUTION
+}
+
+PagedKvCache truncate(PagedKvCache cache, std::int64_t sequence, std::int64_t length) {
+  // BEGIN SOLUTION
+  require_sequence(cache.lengths, sequence);
+  std::int64_t& held = cache.lengths[static_cast<std::size_t>(sequence)];
+  require_length(length, held);
+  held = length;
+  std::vector<std::int64_t>& table = cache.block_tables[static_cast<std::size_t>(sequence)];
+  const auto keep = static_cast<std::ptrdiff_t>((length + cache.page_size - 1) / cache.page_size);
+  // Freed pages to the front of the pool: the next append takes them first,
+  // while they are still warm in the caches.
+  cache.free_pages.insert(cache.free_pages.begin(), table.begin() + keep, table.end());
+  table.erase(table.begin() + keep, table.end());
+  return cache;
   // END SOLUTION
 }
 

@@ -647,15 +647,9 @@ void rollback(DecodeState& state, std::int64_t sequence, std::int64_t length) {
   if (length < 0 || length > held)
     throw std::invalid_argument("length: " + std::to_string(length) + " is not in [0, " + std::to_string(held) +
                                 "], the tokens sequence " + std::to_string(sequence) + " holds");
-  for (ContiguousKvCache& cache : state.contiguous) cache.lengths[s] = length;
-  for (PagedKvCache& cache : state.pages) {
-    cache.lengths[s] = length;
-    std::vector<std::int64_t>& table = cache.block_tables[s];
-    const auto keep = static_cast<std::size_t>((length + cache.page_size - 1) / cache.page_size);
-    // Freed pages go to the front of the pool: the next append takes them first.
-    cache.free_pages.insert(cache.free_pages.begin(), table.begin() + static_cast<std::ptrdiff_t>(keep), table.end());
-    table.resize(keep);
-  }
+  // Every layer's cache, by your truncate() (kv_cache.cpp), moved in and out.
+  for (ContiguousKvCache& cache : state.contiguous) cache = truncate(std::move(cache), sequence, length);
+  for (PagedKvCache& cache : state.pages) cache = truncate(std::move(cache), sequence, length);
 }
 
 std::vector<float> full_logits(const Model& model, const std::vector<std::int64_t>& tokens) {

@@ -87,7 +87,7 @@ TEST(PagedKvCache, InterleavedSequencesAgreeWithTheContiguousCache) {
 
 TEST(KvCache, RejectsBadInputs) {
   const rooflab::testing::ArgumentNames names{"sequences", "kv_heads", "head_dim", "capacity", "page_size",
-                                              "pages",     "sequence", "keys",     "values"};
+                                              "pages",     "sequence", "keys",     "values",   "length"};
   EXPECT_INVALID_ARGUMENT(make_contiguous_cache(0, 1, 4, 8), "sequences");
   EXPECT_INVALID_ARGUMENT(make_contiguous_cache(1, 0, 4, 8), "kv_heads");
   EXPECT_INVALID_ARGUMENT(make_contiguous_cache(1, 1, -4, 8), "head_dim");
@@ -105,6 +105,56 @@ TEST(KvCache, RejectsBadInputs) {
 
   const PagedKvCache paged = make_paged_cache(1, 2, 4, 2, {1, 0});
   EXPECT_INVALID_ARGUMENT(append(paged, 0, tokens(2, 5, 4, 1), tokens(2, 5, 4, 2)), "pages");
+
+  const ContiguousKvCache holding = append(cache, 1, tokens(2, 3, 4, 1), tokens(2, 3, 4, 2));
+  EXPECT_INVALID_ARGUMENT(truncate(holding, 2, 0), "sequence");
+  EXPECT_INVALID_ARGUMENT(truncate(holding, 1, 4), "length");  // it holds 3
+  EXPECT_INVALID_ARGUMENT(truncate(holding, 1, -1), "length");
+  EXPECT_INVALID_ARGUMENT(truncate(paged, 0, 1), "length");  // it holds none
+  EXPECT_INVALID_ARGUMENT(truncate(paged, -1, 0), "sequence");
+}
+
+// Part 5's rollback: truncate() forgets a sequence's last tokens; the next
+// append writes where they were.
+TEST(ContiguousKvCache, TruncateForgetsTheLastTokensAndAppendsAfterWhatIsKept) {
+  ContiguousKvCache cache = make_contiguous_cache(2, 2, 4, 8);
+  const Tensor4 first = tokens(2, 5, 4, 1), first_values = tokens(2, 5, 4, 2);
+  cache = append(cache, 1, first, first_values);
+  cache = append(cache, 0, tokens(2, 2, 4, 3), tokens(2, 2, 4, 4));
+  cache = truncate(cache, 1, 2);
+  ASSERT_EQ(cache.lengths, (std::vector<std::int64_t>{2, 2}));
+  const Tensor4 next = tokens(2, 3, 4, 5), next_values = tokens(2, 3, 4, 6);
+  cache = append(cache, 1, next, next_values);
+  const auto first_two = [](const Tensor4& t) {
+    Tensor4 out = rooflab::zeros(1, t.heads(), 2, t.cols());
+    for (std::int64_t g = 0; g < t.heads(); ++g) std::copy(t.row(g, 0), t.row(g, 2), out.row(g, 0));
+    return out;
+  };
+  EXPECT_EQ(cached(cache, 1).keys.data, concatenated({first_two(first), next}).data);
+  EXPECT_EQ(cached(cache, 1).values.data, concatenated({first_two(first_values), next_values}).data);
+  EXPECT_EQ(truncate(cache, 1, 0).lengths, (std::vector<std::int64_t>{2, 0}));
+  EXPECT_EQ(truncate(cache, 1, 5).lengths, cache.lengths);  // all it holds: nothing forgotten
+}
+
+TEST(PagedKvCache, TruncateReturnsThePagesItNoLongerNeedsToTheFrontOfThePool) {
+  const std::vector<std::int64_t> pages = shuffled_pages(6, 9);
+  PagedKvCache cache = make_paged_cache(2, 1, 4, 2, pages);
+  const Tensor4 keys = tokens(1, 7, 4, 1), values = tokens(1, 7, 4, 2);
+  cache = append(cache, 0, keys, values);  // 7 tokens: pages[0..3]
+  cache = truncate(cache, 0, 3);           // 3 tokens need 2 pages: pages[2], pages[3] go back
+  ASSERT_EQ(cache.lengths, (std::vector<std::int64_t>{3, 0}));
+  EXPECT_EQ(cache.block_tables[0], (std::vector<std::int64_t>{pages[0], pages[1]}));
+  EXPECT_EQ(cache.free_pages, (std::vector<std::int64_t>{pages[2], pages[3], pages[4], pages[5]}));
+  // The other sequence's next append takes the freed pages first.
+  cache = append(cache, 1, tokens(1, 3, 4, 3), tokens(1, 3, 4, 4));
+  EXPECT_EQ(cache.block_tables[1], (std::vector<std::int64_t>{pages[2], pages[3]}));
+  // What is kept is still there; truncating to 0 frees every page.
+  Tensor4 kept = rooflab::zeros(1, 1, 3, 4);
+  std::copy(keys.row(0, 0), keys.row(0, 3), kept.row(0, 0));
+  EXPECT_EQ(cached(cache, 0).keys.data, kept.data);
+  cache = truncate(cache, 0, 0);
+  EXPECT_TRUE(cache.block_tables[0].empty());
+  EXPECT_EQ(cache.free_pages, (std::vector<std::int64_t>{pages[0], pages[1], pages[4], pages[5]}));
 }
 
 }  // namespace

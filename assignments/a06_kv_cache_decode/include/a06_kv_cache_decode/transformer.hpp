@@ -77,9 +77,7 @@ std::vector<float> extend(const Model& model, DecodeState& state, std::int64_t s
 
 // Forgets the tokens of `sequence` from position `length` on, in every
 // layer's cache: speculative decoding's rollback past a rejected draft token.
-// The contiguous cache only shortens the sequence (the next append writes
-// over the rest); the paged cache also returns the pages it no longer needs to
-// the front of its pool. Throws std::invalid_argument naming sequence (not in
+// It is your truncate() (kv_cache.hpp) on each layer's cache. Throws std::invalid_argument naming sequence (not in
 // [0, sequences)) or length (negative, or more than the sequence holds).
 void rollback(DecodeState& state, std::int64_t sequence, std::int64_t length);
 

@@ -129,6 +129,75 @@ TEST(HiddenKvCache, RandomAppendsInBothLayouts) {
   }
 }
 
+// Speculative decoding's pattern: a sequence grows by k + 1 tokens and falls
+// back past a rejection, in both layouts at once. The pool is too small to
+// last without the pages truncate() gives back, and each truncate must put
+// them at the front of the pool, in the table's order.
+TEST(HiddenKvCache, RandomAppendsAndTruncates) {
+  std::mt19937_64 engine(rooflab::testing::seed() ^ 0x7a11ull);
+  for (const std::int64_t page_size : {1, 3, 16}) {
+    const std::int64_t sequences = pick(engine, 1, 3), kv_heads = pick(engine, 1, 3), d = pick(engine, 1, 12);
+    const std::int64_t capacity = 64, pages = sequences * ((capacity + page_size - 1) / page_size) + 1;
+    std::vector<Held> expected(static_cast<std::size_t>(sequences),
+                               Held{rooflab::zeros(1, kv_heads, 0, d), rooflab::zeros(1, kv_heads, 0, d)});
+    ContiguousKvCache contiguous = make_contiguous_cache(sequences, kv_heads, d, capacity);
+    PagedKvCache paged = make_paged_cache(sequences, kv_heads, d, page_size, shuffled(pages, engine));
+    const auto keep_first = [&](Tensor4& t, std::int64_t length) {
+      Tensor4 kept = rooflab::zeros(1, kv_heads, length, d);
+      for (std::int64_t g = 0; g < kv_heads; ++g) std::copy(t.row(g, 0), t.row(g, 0) + length * d, kept.row(g, 0));
+      t = kept;
+    };
+    for (int round = 0; round < 60; ++round) {
+      const std::int64_t s = pick(engine, 0, sequences - 1);
+      Held& h = expected[static_cast<std::size_t>(s)];
+      const std::int64_t count = std::min<std::int64_t>(pick(engine, 1, 9), capacity - h.keys.rows());
+      if (count > 0) {
+        const Tensor4 k = rooflab::random_normal(1, kv_heads, count, d, engine());
+        const Tensor4 v = rooflab::random_normal(1, kv_heads, count, d, engine());
+        contiguous = append(std::move(contiguous), s, k, v);
+        paged = append(std::move(paged), s, k, v);
+        Held grown{rooflab::zeros(1, kv_heads, h.keys.rows() + count, d),
+                   rooflab::zeros(1, kv_heads, h.keys.rows() + count, d)};
+        for (std::int64_t g = 0; g < kv_heads; ++g) {
+          std::copy(h.keys.row(g, 0), h.keys.row(g, 0) + h.keys.rows() * d, grown.keys.row(g, 0));
+          std::copy(h.values.row(g, 0), h.values.row(g, 0) + h.values.rows() * d, grown.values.row(g, 0));
+          std::copy(k.row(g, 0), k.row(g, 0) + count * d, grown.keys.row(g, h.keys.rows()));
+          std::copy(v.row(g, 0), v.row(g, 0) + count * d, grown.values.row(g, h.keys.rows()));
+        }
+        h = grown;
+      }
+      // Back past a rejection: anywhere from nothing forgotten to everything.
+      const std::int64_t length = round % 7 == 6 ? 0 : pick(engine, h.keys.rows() / 2, h.keys.rows());
+      const std::vector<std::int64_t> table = paged.block_tables[static_cast<std::size_t>(s)];
+      const std::vector<std::int64_t> free_before = paged.free_pages;
+      contiguous = truncate(std::move(contiguous), s, length);
+      paged = truncate(std::move(paged), s, length);
+      keep_first(h.keys, length);
+      keep_first(h.values, length);
+      const auto keep = static_cast<std::size_t>((length + page_size - 1) / page_size);
+      std::vector<std::int64_t> free_after(table.begin() + static_cast<std::ptrdiff_t>(std::min(keep, table.size())),
+                                           table.end());
+      free_after.insert(free_after.end(), free_before.begin(), free_before.end());
+      ASSERT_EQ(paged.block_tables[static_cast<std::size_t>(s)],
+                std::vector<std::int64_t>(table.begin(),
+                                          table.begin() + static_cast<std::ptrdiff_t>(std::min(keep, table.size()))))
+          << "page size " << page_size << ": truncating sequence " << s << " to " << length
+          << " tokens keeps the first ceil(length / page_size) pages of its table";
+      ASSERT_EQ(paged.free_pages, free_after)
+          << "page size " << page_size << ": the pages freed go to the front of free_pages, in the table's order";
+      for (const auto* lengths : {&contiguous.lengths, &paged.lengths})
+        ASSERT_EQ((*lengths)[static_cast<std::size_t>(s)], length) << "page size " << page_size;
+    }
+    for (std::int64_t s = 0; s < sequences; ++s) {
+      const Held& h = expected[static_cast<std::size_t>(s)];
+      for (const CachedKeysValues& got : {cached(contiguous, s), cached(paged, s)}) {
+        EXPECT_EQ(got.keys.data, h.keys.data) << "page size " << page_size << ", sequence " << s;
+        EXPECT_EQ(got.values.data, h.values.data) << "page size " << page_size << ", sequence " << s;
+      }
+    }
+  }
+}
+
 // ---- decode attention ----
 
 class HiddenDecode : public ::testing::TestWithParam<std::string> {

@@ -5,4 +5,5 @@
 #include "a06_kv_cache_decode/decode_attention.hpp"
 #include "a06_kv_cache_decode/generate.hpp"
 #include "a06_kv_cache_decode/kv_cache.hpp"
+#include "a06_kv_cache_decode/sampling.hpp"
 #include "a06_kv_cache_decode/transformer.hpp"

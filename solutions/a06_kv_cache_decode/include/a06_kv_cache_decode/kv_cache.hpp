@@ -13,7 +13,7 @@
 // Validation: a bad input throws std::invalid_argument whose message starts with
 // its name ("capacity: ...") and names none of the other names the functions
 // below use: sequences, kv_heads, head_dim, capacity, page_size, pages,
-// sequence, keys, values (so a message about keys must not say kv_heads or
+// sequence, keys, values, length (so a message about keys must not say kv_heads or
 // head_dim, nor one about sequence say sequences). Tests make one input bad at a
 // time. What each function checks is listed with it.
 //
@@ -85,5 +85,19 @@ PagedKvCache append(PagedKvCache cache, std::int64_t sequence, const Tensor4& ke
 // sequence when it is not in [0, number of sequences).
 CachedKeysValues cached(const ContiguousKvCache& cache, std::int64_t sequence);
 CachedKeysValues cached(const PagedKvCache& cache, std::int64_t sequence);
+
+// The cache with `sequence` cut back to its first `length` tokens, the rest
+// forgotten: what speculative decoding does when the target rejects the
+// draft's proposals (docs/07_kv_cache_decode.md, "Decoding for real").
+// Nothing is copied or cleared: the tokens kept stay where they are.
+// Contiguous: only the length changes. Paged: the pages the first `length`
+// tokens do not touch (past ceil(length / page_size)) leave the block table
+// and go back to the front of free_pages, in the table's order, so the next
+// append takes them first. Throws std::invalid_argument naming
+//   sequence  not in [0, number of sequences)
+//   length    negative, or more than the tokens the sequence holds
+// (the cache is unchanged: it was passed by value).
+ContiguousKvCache truncate(ContiguousKvCache cache, std::int64_t sequence, std::int64_t length);
+PagedKvCache truncate(PagedKvCache cache, std::int64_t sequence, std::int64_t length);
 
 }  // namespace a06_kv_cache_decode
