@@ -61,15 +61,14 @@ std::map<std::string, double> torch_seconds(const std::string& python, const std
                         " " + std::to_string(threads) + " " + std::to_string(repeats);
   for (const std::string& spec : specs) command += " " + spec;
   std::map<std::string, double> seconds;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return seconds;
-  char spec[64];
-  double value = 0;
-  while (std::fscanf(pipe, "%63s %lf", spec, &value) == 2) {
+  const int status = rooflab::bench::run_peer(command, [&](const std::string& line) {
+    char spec[64];
+    double value = 0;
+    if (std::sscanf(line.c_str(), "%63s %lf", spec, &value) != 2) return;
     seconds[spec] = value;
     std::fprintf(stderr, "bench attention: PyTorch %s ...\n", spec);
-  }
-  if (pclose(pipe) != 0) seconds.clear();
+  });
+  if (status != 0) seconds.clear();
   return seconds;
 }
 

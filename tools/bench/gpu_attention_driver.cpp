@@ -4,6 +4,7 @@
 // Markdown for docs/benchmarks.md, progress on stderr.
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -22,29 +23,23 @@ namespace {
 using Key = std::tuple<long long, int, int>;                // N, d, causal
 using Rows = std::map<Key, std::map<std::string, double>>;  // -> kernel -> TFLOP/s
 
-// Adds each "kernel,n,d,causal,ms,tflops" line of `stream` (a header or any
-// other line is skipped).
-void add_lines(FILE* stream, Rows& rows) {
-  char line[256];
-  while (std::fgets(line, sizeof line, stream)) {
-    std::stringstream fields(line);
-    std::string kernel, n, d, causal, ms, tflops;
-    if (!(std::getline(fields, kernel, ',') && std::getline(fields, n, ',') && std::getline(fields, d, ',') &&
-          std::getline(fields, causal, ',') && std::getline(fields, ms, ',') && std::getline(fields, tflops)))
-      continue;
-    try {
-      rows[{std::stoll(n), std::stoi(d), std::stoi(causal)}][kernel] = std::stod(tflops);
-    } catch (const std::exception&) {  // the header
-    }
+// Adds a "kernel,n,d,causal,ms,tflops" line (a header or any other line is
+// skipped).
+void add_line(const std::string& line, Rows& rows) {
+  std::stringstream fields(line);
+  std::string kernel, n, d, causal, ms, tflops;
+  if (!(std::getline(fields, kernel, ',') && std::getline(fields, n, ',') && std::getline(fields, d, ',') &&
+        std::getline(fields, causal, ',') && std::getline(fields, ms, ',') && std::getline(fields, tflops)))
+    return;
+  try {
+    rows[{std::stoll(n), std::stoi(d), std::stoi(causal)}][kernel] = std::stod(tflops);
+  } catch (const std::exception&) {  // the header
   }
 }
 
 // Runs `command` and adds the lines it prints.
 bool collect(const std::string& command, Rows& rows) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return false;
-  add_lines(pipe, rows);
-  return pclose(pipe) == 0;
+  return run_peer(command, [&](const std::string& line) { add_line(line, rows); }) == 0;
 }
 
 std::string cell(const std::map<std::string, double>& row, const std::string& kernel) {
@@ -132,14 +127,13 @@ void print_table(const Rows& rows, const GpuAttentionBenchOptions& options) {
 }  // namespace
 
 int print_recorded_gpu_attention_bench(const std::string& csv, const GpuAttentionBenchOptions& options) {
-  FILE* file = std::fopen(csv.c_str(), "r");
+  std::ifstream file(csv);
   if (!file) {
     std::fprintf(stderr, "bench attention --gpu-results %s: cannot read it\n", csv.c_str());
     return 1;
   }
   Rows rows;
-  add_lines(file, rows);
-  std::fclose(file);
+  for (std::string line; std::getline(file, line);) add_line(line, rows);
   if (rows.empty()) {
     std::fprintf(stderr, "bench attention --gpu-results %s: no kernel,n,d,causal,ms,tflops line in it\n", csv.c_str());
     return 1;

@@ -1,7 +1,11 @@
 #include "torch_python.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <system_error>
 #include <vector>
 
 #include "rooflab/build_paths.hpp"
@@ -29,9 +33,28 @@ std::optional<std::string> torch_python() {
   candidates.emplace_back("/usr/bin/python3");
   for (const std::string& python : candidates) {
     const std::string probe = shell_quoted(python) + " -c 'import torch' >/dev/null 2>&1";
-    if (std::system(probe.c_str()) == 0) return python;
+    if (run_peer(probe, [](const std::string&) {}) == 0) return python;
   }
   return std::nullopt;
+}
+
+int run_peer(const std::string& command, const std::function<void(const std::string& line)>& on_line) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string folder =
+      (tmp != nullptr && *tmp != '\0' ? std::string(tmp) : std::string("/tmp")) + "/rooflab-peer-XXXXXX";
+  if (mkdtemp(folder.data()) == nullptr) return -1;
+  int status = -1;
+  if (FILE* pipe = popen(("TMPDIR=" + shell_quoted(folder) + " " + command).c_str(), "r")) {
+    char* line = nullptr;
+    std::size_t capacity = 0;
+    for (ssize_t got; (got = getline(&line, &capacity, pipe)) >= 0;)
+      on_line(std::string(line, static_cast<std::size_t>(got > 0 && line[got - 1] == '\n' ? got - 1 : got)));
+    std::free(line);
+    status = pclose(pipe);
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(folder, ignored);
+  return status;
 }
 
 std::string how_to_get_torch() {

@@ -1,7 +1,8 @@
-// The python that runs the benchmarks' PyTorch peers (torch_*.py), shared by
-// `rooflab bench attention` and `rooflab bench train`.
+// The python that runs the tools' PyTorch and transformers peers (torch_*.py,
+// hf_*.py), shared by `rooflab bench` and `rooflab generate`, and how to run them.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -22,5 +23,12 @@ std::string peer_script(const std::string& name);
 
 // `text` quoted for /bin/sh, so that paths with spaces survive popen().
 std::string shell_quoted(const std::string& text);
+
+// Runs `command` (a peer script and its arguments, quoted) under /bin/sh and
+// hands each line it prints, without the newline, to `on_line`; its stderr
+// passes through. TMPDIR is a private folder, removed when the command ends:
+// torch leaves caches there (torchinductor_<user>), and a run leaves /tmp as
+// it found it. Returns pclose()'s status, or -1 when it could not start.
+int run_peer(const std::string& command, const std::function<void(const std::string& line)>& on_line);
 
 }  // namespace rooflab::bench

@@ -57,12 +57,12 @@ std::map<std::string, double> torch_step_seconds(const std::string& python, int 
   const std::string command = shell_quoted(python) + " " + peer_script("torch_train.py") + " " + std::to_string(steps) +
                               " " + std::to_string(threads);
   std::map<std::string, double> seconds;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return seconds;
-  char name[16];
-  double value = 0;
-  while (std::fscanf(pipe, "%15s %lf", name, &value) == 2) seconds[name] = value;
-  if (pclose(pipe) != 0) seconds.clear();
+  const int status = run_peer(command, [&](const std::string& line) {
+    char name[16];
+    double value = 0;
+    if (std::sscanf(line.c_str(), "%15s %lf", name, &value) == 2) seconds[name] = value;
+  });
+  if (status != 0) seconds.clear();
   return seconds;
 }
 

@@ -23,6 +23,7 @@
 #include "generate_text.hpp"
 #include "model_file.hpp"
 #include "rooflab/bandwidth.hpp"
+#include "rooflab/fma_peak.hpp"
 #include "rooflab/machine_load.hpp"
 #include "rooflab/timing.hpp"
 #include "torch_python.hpp"
@@ -82,13 +83,15 @@ double mean_cached_tokens(const GenerateFlags& flags) {
   return static_cast<double>(flags.prompt) + static_cast<double>(flags.tokens + 1) / 2;
 }
 
-// a02's bytes for one decode step at the mean cache length of the run, fp32.
-double bytes_per_step(const TransformerConfig& shape, const GenerateFlags& flags, std::int64_t batch) {
+// a02's FLOPs and bytes for one decode step at the mean cache length of the run, fp32.
+a02_transformer_costs::Cost step_cost(const TransformerConfig& shape, const GenerateFlags& flags, std::int64_t batch) {
   TransformerConfig fp32 = shape;
   fp32.bytes_per_element = 4;
   return a02_transformer_costs::model_cost(
-             fp32, a02_transformer_costs::decode(static_cast<double>(batch), mean_cached_tokens(flags)))
-      .bytes;
+      fp32, a02_transformer_costs::decode(static_cast<double>(batch), mean_cached_tokens(flags)));
+}
+double bytes_per_step(const TransformerConfig& shape, const GenerateFlags& flags, std::int64_t batch) {
+  return step_cost(shape, flags, batch).bytes;
 }
 
 void print_model_line(const analyze::ModelFile& file, const ModelConfig& config) {
@@ -169,25 +172,18 @@ PeerRun hugging_face_seconds(const ModelConfig& config, const TransformerConfig&
   add("--context", config.context);
   command += " --batches";
   for (const std::int64_t batch : flags.batches) command += " " + std::to_string(batch);
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) {
-    run.why_not = "could not start " + *python;
-    return run;
-  }
-  char line[512];
-  while (std::fgets(line, sizeof line, pipe)) {
+  const int status = bench::run_peer(command, [&](const std::string& text) {
     long long batch = 0;
     double seconds = 0;
-    const std::string text(line, std::strcspn(line, "\n"));
-    if (std::sscanf(line, "batch %lld %lf", &batch, &seconds) == 2)
+    if (std::sscanf(text.c_str(), "batch %lld %lf", &batch, &seconds) == 2)
       run.seconds[batch] = seconds;
     else if (text.rfind("versions ", 0) == 0)
       run.versions = text.substr(9);
     else if (text.rfind("missing ", 0) == 0)
       run.why_not = text.substr(8) + " is not installed for " + *python + "; run ./lab peers (PyTorch and " +
                     "transformers from the Python package index into .venv)";
-  }
-  const int status = pclose(pipe);
+  });
+  if (status == -1 && run.why_not.empty()) run.why_not = "could not start " + *python;
   if (run.why_not.empty() && (status != 0 || run.seconds.size() != flags.batches.size()))
     run.why_not = "tools/bench/hf_decode.py failed (its messages are above)";
   if (!run.why_not.empty()) run.seconds.clear();
@@ -208,6 +204,9 @@ int run_table(const GenerateFlags& flags, const analyze::ModelFile& file, const 
     }
     seconds[batch] = best;
   }
+  // The other roof: at batch 8 and 32 a step does enough arithmetic per byte
+  // that the cores' multiply-adds, not memory, may set the pace.
+  const FmaPeak peak = measure_fma_peak();
   PeerRun peer;
   if (flags.compare) {
     std::fprintf(stderr, "generate: Hugging Face transformers, best of %d runs per batch ...\n", flags.repeats);
@@ -226,24 +225,31 @@ int run_table(const GenerateFlags& flags, const analyze::ModelFile& file, const 
         "torch.set_num_threads(%d), inference_mode; %s\n",
         flags.threads, peer.versions.c_str());
   std::printf(
-      "memory bound: a02's bytes per step (weights, KV cache at %.0f tokens, activations) at the read "
-      "bandwidth measured now, %.1f GB/s (copy %.1f GB/s)\n\n",
-      mean_cached_tokens(flags), measured.read_bytes_per_s / 1e9, measured.copy_bytes_per_s / 1e9);
+      "roofline: a02's FLOPs and bytes per step (weights, KV cache at %.0f tokens, activations) against the "
+      "read bandwidth measured now, %.1f GB/s (copy %.1f GB/s), and the fp32 FMA peak measured now, %.1f "
+      "GFLOP/s (%d threads; `lab bench peak`): the slower of the two is the roof\n\n",
+      mean_cached_tokens(flags), measured.read_bytes_per_s / 1e9, measured.copy_bytes_per_s / 1e9,
+      peak.flops_per_s / 1e9, peak.threads);
   std::printf(
-      "| batch | rooflab tokens/s | ms per step | Hugging Face tokens/s | rooflab / Hugging Face | memory "
-      "bound tokens/s | rooflab of the bound |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+      "| batch | rooflab tokens/s | ms per step | Hugging Face tokens/s | rooflab / Hugging Face | rooflab "
+      "GFLOP/s | of the FMA peak | memory bound tokens/s | FMA bound tokens/s | rooflab of the roof "
+      "|\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const std::int64_t batch : flags.batches) {
     const double tokens = static_cast<double>(flags.tokens * batch);
     const double ours = tokens / seconds[batch];
-    const double bound =
-        measured.read_bytes_per_s / bytes_per_step(file.config, flags, batch) * static_cast<double>(batch);
+    const a02_transformer_costs::Cost cost = step_cost(file.config, flags, batch);
+    const double flops_per_token = cost.flops / static_cast<double>(batch);
+    const double memory_bound = measured.read_bytes_per_s / cost.bytes * static_cast<double>(batch);
+    const double fma_bound = peak.flops_per_s / flops_per_token;
     std::printf("| %lld | %.1f | %.1f | ", static_cast<long long>(batch), ours,
                 1e3 * seconds[batch] / static_cast<double>(flags.tokens));
     if (const auto found = peer.seconds.find(batch); found != peer.seconds.end())
       std::printf("%.1f | %.2f | ", tokens / found->second, found->second / seconds[batch]);
     else
       std::printf("— | — | ");
-    std::printf("%.1f | %.0f %% |\n", bound, 100 * ours / bound);
+    std::printf("%.1f | %.0f %% | %.1f | %.1f | %.0f %% |\n", ours * flops_per_token / 1e9,
+                100 * ours * flops_per_token / peak.flops_per_s, memory_bound, fma_bound,
+                100 * ours / std::min(memory_bound, fma_bound));
   }
   if (flags.compare && !peer.why_not.empty()) std::printf("\nHugging Face: %s.\n", peer.why_not.c_str());
   return 0;

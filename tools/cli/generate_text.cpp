@@ -67,14 +67,7 @@ PeerContinuation hugging_face_continuation(const TextGenerationFlags& flags, con
                               bench::shell_quoted(flags.weights.string()) + " --ids " + ids + " --tokens " +
                               std::to_string(flags.tokens) + " --threads " + std::to_string(flags.threads) +
                               " --repeats " + std::to_string(flags.repeats);
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) {
-    peer.why_not = "could not start " + *python;
-    return peer;
-  }
-  char buffer[1 << 16];
-  while (std::fgets(buffer, sizeof buffer, pipe)) {
-    const std::string line(buffer, std::strcspn(buffer, "\n"));
+  const int status = bench::run_peer(command, [&](const std::string& line) {
     std::istringstream words(line);
     std::string key;
     words >> key;
@@ -87,8 +80,8 @@ PeerContinuation hugging_face_continuation(const TextGenerationFlags& flags, con
     } else if (key == "missing") {
       peer.why_not = line.substr(8) + " is not installed for " + *python + "; run ./lab peers";
     }
-  }
-  const int status = pclose(pipe);
+  });
+  if (status == -1 && peer.why_not.empty()) peer.why_not = "could not start " + *python;
   if (peer.why_not.empty() && (status != 0 || peer.seconds <= 0))
     peer.why_not = "tools/decode/hf_generate.py failed (its messages are above)";
   return peer;
