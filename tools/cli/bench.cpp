@@ -4,6 +4,7 @@
 // one run.
 #include <algorithm>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include "attention_bench.hpp"
 #include "bandwidth.hpp"
 #include "commands.hpp"
+#include "gpt2_checkpoint.hpp"
 #include "peak.hpp"
 #include "rooflab/machine_load.hpp"
 #include "train_bench.hpp"
@@ -105,10 +107,20 @@ CLI::App& add_bench(CLI::App& app, int& exit_code) {
   decode_cmd->add_option("--min-length", decode->min_length, "shortest cache")->check(CLI::PositiveNumber);
   decode_cmd->add_option("--max-length", decode->max_length, "longest cache (doubling from --min-length)")
       ->check(CLI::PositiveNumber);
-  decode_cmd->add_option("--heads", decode->heads, "query heads")->check(CLI::PositiveNumber);
-  decode_cmd->add_option("--kv-heads", decode->kv_heads, "key and value heads (GQA: fewer than --heads)")
-      ->check(CLI::PositiveNumber);
-  decode_cmd->add_option("--head-dim", decode->head_dim, "head dimension d")->check(CLI::PositiveNumber);
+  auto decode_weights = std::make_shared<std::string>();
+  CLI::Option* heads = decode_cmd->add_option("--heads", decode->heads, "query heads")->check(CLI::PositiveNumber);
+  CLI::Option* kv_heads =
+      decode_cmd->add_option("--kv-heads", decode->kv_heads, "key and value heads (GQA: fewer than --heads)")
+          ->check(CLI::PositiveNumber);
+  CLI::Option* head_dim =
+      decode_cmd->add_option("--head-dim", decode->head_dim, "head dimension d")->check(CLI::PositiveNumber);
+  decode_cmd
+      ->add_option("--weights", *decode_weights,
+                   "a Hugging Face GPT-2 folder: its config.json's heads and head dimension instead of GPT-2 "
+                   "small's")
+      ->excludes(heads)
+      ->excludes(kv_heads)
+      ->excludes(head_dim);
   decode_cmd
       ->add_option("--page-sizes", decode->page_sizes,
                    "tokens per page of the paged cache, one column each (default 16 64 256)")
@@ -116,7 +128,15 @@ CLI::App& add_bench(CLI::App& app, int& exit_code) {
       ->delimiter(',');
   decode_cmd->add_option("--repeats", decode->repeats, "timed runs per point (the best is kept)")
       ->check(CLI::PositiveNumber);
-  decode_cmd->callback([decode, &exit_code] {
+  decode_cmd->callback([decode, decode_weights, &exit_code] {
+    if (!decode_weights->empty()) {
+      // One layer's cache of that model: its heads (GPT-2's keys and values have as many) and d.
+      const a06_kv_cache_decode::ModelConfig config =
+          decode::read_gpt2_config(std::filesystem::path(*decode_weights) / "config.json");
+      decode->heads = decode->kv_heads = config.heads;
+      decode->head_dim = config.head_dim();
+      std::cout << "model: " << *decode_weights << " (" << config.heads << " heads, d = " << config.head_dim() << ")\n";
+    }
     std::cout << machine_line() << "\ncode: " << kWhoseCode << std::endl;
     exit_code = watching_the_load(every_core(), [&] { return bench::run_decode_bench(*decode); });
   });
