@@ -40,7 +40,19 @@ struct GenerateFlags {
   std::vector<std::int64_t> batches;  // a row each (--batches, or 1, 8, 32 with --compare)
   int threads = 2, repeats = 3;
   bool paged = false, compare = false;
+  a06_kv_cache_decode::WeightFormat format = a06_kv_cache_decode::WeightFormat::f32;  // the matrices' (--weight-format)
 };
+
+const char* format_name(a06_kv_cache_decode::WeightFormat format) {
+  switch (format) {
+    case a06_kv_cache_decode::WeightFormat::f16:
+      return "fp16";
+    case a06_kv_cache_decode::WeightFormat::bf16:
+      return "bf16";
+    default:
+      return "fp32";
+  }
+}
 
 ModelConfig model_config(const TransformerConfig& shape) {
   ModelConfig config;
@@ -83,32 +95,43 @@ double mean_cached_tokens(const GenerateFlags& flags) {
   return static_cast<double>(flags.prompt) + static_cast<double>(flags.tokens + 1) / 2;
 }
 
-// a02's FLOPs and bytes for one decode step at the mean cache length of the run, fp32.
-a02_transformer_costs::Cost step_cost(const TransformerConfig& shape, const GenerateFlags& flags, std::int64_t batch) {
+// a02's FLOPs and bytes for one decode step at the mean cache length of the
+// run, fp32, less the two bytes a value that a model holding its matrices in
+// 16 bits does not read.
+a02_transformer_costs::Cost step_cost(const TransformerConfig& shape, const GenerateFlags& flags, std::int64_t batch,
+                                      const a06_kv_cache_decode::Model& model) {
   TransformerConfig fp32 = shape;
   fp32.bytes_per_element = 4;
-  return a02_transformer_costs::model_cost(
+  a02_transformer_costs::Cost cost = a02_transformer_costs::model_cost(
       fp32, a02_transformer_costs::decode(static_cast<double>(batch), mean_cached_tokens(flags)));
-}
-double bytes_per_step(const TransformerConfig& shape, const GenerateFlags& flags, std::int64_t batch) {
-  return step_cost(shape, flags, batch).bytes;
+  std::size_t half_values = model.token_embedding_16.size();
+  for (const a06_kv_cache_decode::LayerWeights& layer : model.layers)
+    half_values += layer.qkv_16.size() + layer.out_16.size() + layer.up_16.size() + layer.down_16.size();
+  cost.bytes -= 2.0 * static_cast<double>(half_values);
+  return cost;
 }
 
-void print_model_line(const analyze::ModelFile& file, const ModelConfig& config) {
+void print_model_line(const analyze::ModelFile& file, const a06_kv_cache_decode::Model& model) {
+  const ModelConfig& config = model.config;
   std::printf("code: %s\n", kWhoseCode);
-  std::printf("model %s: %lld layers, d_model %lld, %lld heads (%lld kv), fp32, random weights\n",
-              file.config.name.c_str(), static_cast<long long>(config.layers), static_cast<long long>(config.d_model),
-              static_cast<long long>(config.heads), static_cast<long long>(config.kv_heads));
+  std::printf(
+      "model %s: %lld layers, d_model %lld, %lld heads (%lld kv), %s, random weights\n", file.config.name.c_str(),
+      static_cast<long long>(config.layers), static_cast<long long>(config.d_model),
+      static_cast<long long>(config.heads), static_cast<long long>(config.kv_heads),
+      model.format == a06_kv_cache_decode::WeightFormat::f32
+          ? "fp32"
+          : (std::string(format_name(model.format)) + " matrices and embedding (widened as read), the rest fp32")
+                .c_str());
 }
 
 // One batch, one run: the table of measure and value.
 int run_single(const GenerateFlags& flags, const analyze::ModelFile& file, const a06_kv_cache_decode::Model& model,
                const Bandwidth& measured) {
   const double decode_s = decode_seconds(model, flags, flags.batch);
-  const double bytes = bytes_per_step(file.config, flags, flags.batch);
+  const double bytes = step_cost(file.config, flags, flags.batch, model).bytes;
   const double tokens_per_s = static_cast<double>(flags.tokens * flags.batch) / decode_s;
   const double bound = measured.copy_bytes_per_s / bytes * static_cast<double>(flags.batch);
-  print_model_line(file, model.config);
+  print_model_line(file, model);
   std::printf("batch %lld, prompt %lld tokens, %lld decode steps, %s cache, %d threads\n\n",
               static_cast<long long>(flags.batch), static_cast<long long>(flags.prompt),
               static_cast<long long>(flags.tokens),
@@ -213,7 +236,7 @@ int run_table(const GenerateFlags& flags, const analyze::ModelFile& file, const 
     peer = hugging_face_seconds(model.config, file.config, flags);
   }
 
-  print_model_line(file, model.config);
+  print_model_line(file, model);
   const std::string runs = flags.repeats == 1 ? "one run" : "best of " + std::to_string(flags.repeats) + " runs";
   std::printf("prompt %lld tokens, %lld decode steps, %s cache, %d threads; %s per batch and side\n",
               static_cast<long long>(flags.prompt), static_cast<long long>(flags.tokens),
@@ -237,7 +260,7 @@ int run_table(const GenerateFlags& flags, const analyze::ModelFile& file, const 
   for (const std::int64_t batch : flags.batches) {
     const double tokens = static_cast<double>(flags.tokens * batch);
     const double ours = tokens / seconds[batch];
-    const a02_transformer_costs::Cost cost = step_cost(file.config, flags, batch);
+    const a02_transformer_costs::Cost cost = step_cost(file.config, flags, batch, model);
     const double flops_per_token = cost.flops / static_cast<double>(batch);
     const double memory_bound = measured.read_bytes_per_s / cost.bytes * static_cast<double>(batch);
     const double fma_bound = peak.flops_per_s / flops_per_token;
@@ -273,7 +296,8 @@ int run_generate(GenerateFlags flags, bool batch_given) {
   // Every measurement, the bandwidth's too, at the same thread count as the peer.
   omp_set_num_threads(flags.threads);
   std::fprintf(stderr, "generate: building %s with random weights ...\n", file.path.filename().c_str());
-  const a06_kv_cache_decode::Model model = a06_kv_cache_decode::random_model(config, 1);
+  const a06_kv_cache_decode::Model model =
+      a06_kv_cache_decode::with_weight_format(a06_kv_cache_decode::random_model(config, 1), flags.format);
   std::fprintf(stderr, "generate: measuring the bandwidth ...\n");
   const Bandwidth measured = measure_bandwidth();
   return table ? run_table(flags, file, model, measured) : run_single(flags, file, model, measured);
@@ -308,6 +332,17 @@ void add_generate(CLI::App& app, int& exit_code) {
   command->add_option("--prompt-length", flags->prompt, "prompt tokens before the timed steps (default 8)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--paged", flags->paged, "the paged cache instead of the contiguous one");
+  CLI::Option* format =
+      command
+          ->add_option("--weight-format", flags->format,
+                       "fp32 (default), or fp16 or bf16: the matrices and the token embedding held in 16 bits and "
+                       "widened as the kernels read them, half the bytes a step reads (Hugging Face stays fp32)")
+          ->transform(CLI::CheckedTransformer(
+              std::map<std::string, a06_kv_cache_decode::WeightFormat>{
+                  {"fp32", a06_kv_cache_decode::WeightFormat::f32},
+                  {"fp16", a06_kv_cache_decode::WeightFormat::f16},
+                  {"bf16", a06_kv_cache_decode::WeightFormat::bf16}},
+              CLI::ignore_case));
   command->add_option("--page-size", flags->page_size, "tokens per page with --paged (default 16)")
       ->check(CLI::PositiveNumber);
   command->add_option("--models-dir", flags->models_dir, "folder of model .toml files (default: tools/models)");
@@ -338,8 +373,14 @@ void add_generate(CLI::App& app, int& exit_code) {
   command->add_option("--speculate", text->speculate, "with --draft: proposals per target pass (default 4)")
       ->needs(draft)
       ->check(CLI::PositiveNumber);
+  command
+      ->add_flag("--fp32-weights", text->fp32_weights,
+                 "with --weights: widen fp16 or bf16 weights to fp32 in memory (default: kept 16-bit, half the "
+                 "bytes a step reads)")
+      ->needs(weights);
   for (const char* name : {"--batches", "--batch", "--model", "--paged", "--prompt-length"})
     weights->excludes(command->get_option(name));
+  weights->excludes(format);
   command->callback([flags, text, weights, batch, &exit_code] {
     // Decoding uses every thread it is given (OpenMP): tokens/s measured while other
     // processes ran says little, and the run says so (rooflab/machine_load.hpp).

@@ -31,10 +31,15 @@
 namespace rooflab::cli {
 namespace {
 
-std::size_t model_floats(const a06_kv_cache_decode::Model& model) {
-  std::size_t floats = 0;
-  decode::for_each_weight(model, [&](const std::vector<float>& weights) { floats += weights.size(); });
-  return floats;
+const char* format_name(a06_kv_cache_decode::WeightFormat format) {
+  switch (format) {
+    case a06_kv_cache_decode::WeightFormat::f16:
+      return "fp16";
+    case a06_kv_cache_decode::WeightFormat::bf16:
+      return "bf16";
+    default:
+      return "fp32";
+  }
 }
 
 std::string sampling_line(const decode::SamplingOptions& options) {
@@ -104,7 +109,7 @@ std::string first_difference(const std::vector<std::int64_t>& ours, const std::v
 bool print_speculative(const TextGenerationFlags& flags, const a06_kv_cache_decode::Model& target,
                        const decode::Continuation& plain, double plain_s, const std::vector<std::int64_t>& prompt,
                        const BpeTokenizer& tokenizer) {
-  const decode::Gpt2Checkpoint draft = decode::load_gpt2_checkpoint(flags.draft);
+  const decode::Gpt2Checkpoint draft = decode::load_gpt2_checkpoint(flags.draft, !flags.fp32_weights);
   std::fprintf(stderr, "generate: speculative decoding with %s, k = %lld, best of %d runs ...\n", flags.draft.c_str(),
                static_cast<long long>(flags.speculate), flags.repeats);
   decode::SpeculativeRun run =
@@ -165,7 +170,7 @@ int run_text_generation(const TextGenerationFlags& flags) {
     throw CLI::ValidationError("--compare", "checks greedy decoding token for token: drop --temperature");
   omp_set_num_threads(flags.threads);
   std::fprintf(stderr, "generate: reading %s ...\n", flags.weights.c_str());
-  const decode::Gpt2Checkpoint checkpoint = decode::load_gpt2_checkpoint(flags.weights);
+  const decode::Gpt2Checkpoint checkpoint = decode::load_gpt2_checkpoint(flags.weights, !flags.fp32_weights);
   const BpeTokenizer tokenizer = BpeTokenizer::from_folder(flags.weights);
   const a06_kv_cache_decode::ModelConfig& config = checkpoint.model.config;
   if (tokenizer.vocab_size() > config.vocab)
@@ -193,7 +198,9 @@ int run_text_generation(const TextGenerationFlags& flags) {
   std::fprintf(stderr, "generate: measuring the bandwidth ...\n");
   const Bandwidth measured = measure_bandwidth();
 
-  const double weight_bytes = 4.0 * static_cast<double>(model_floats(checkpoint.model));
+  // The weights as they are held: 16-bit ones at two bytes, so their bound is twice fp32's.
+  const double weight_bytes = static_cast<double>(a06_kv_cache_decode::weight_bytes(checkpoint.model));
+  const char* held = format_name(checkpoint.model.format);
   // Each step reads every weight once and the cache once: its mean length over the new tokens' steps.
   const double mean_cached = static_cast<double>(prompt.size()) + static_cast<double>(flags.tokens - 1) / 2.0;
   const double cache_bytes =
@@ -205,18 +212,21 @@ int run_text_generation(const TextGenerationFlags& flags) {
   std::printf("code: %s\n", kWhoseCode);
   std::printf(
       "checkpoint %s: %lld layers, d_model %lld, %lld heads, vocabulary %lld, context %lld; %s weights in "
-      "the file (%.2f MB), fp32 in memory (%.2f MB)\n",
+      "the file (%.2f MB), %s in memory (%.2f MB%s)\n",
       flags.weights.c_str(), static_cast<long long>(config.layers), static_cast<long long>(config.d_model),
       static_cast<long long>(config.heads), static_cast<long long>(config.vocab),
       static_cast<long long>(config.context), to_string(checkpoint.stored_dtype),
-      static_cast<double>(checkpoint.stored_weight_bytes) / 1e6, weight_bytes / 1e6);
+      static_cast<double>(checkpoint.stored_weight_bytes) / 1e6, held, weight_bytes / 1e6,
+      checkpoint.model.format == a06_kv_cache_decode::WeightFormat::f32
+          ? ""
+          : ", the matrices and the token embedding; widened to fp32 as the kernels read them");
   std::printf("sampling: %s; %d threads\n\n", sampling_line(flags.sampling).c_str(), flags.threads);
   std::printf("prompt (%zu tokens): %s\n", prompt.size(), flags.prompt.c_str());
   std::printf("continuation (%zu tokens): %s\n\n", continuation.tokens.size(),
               tokenizer.decode(continuation.tokens).c_str());
   std::printf("| measure | value |\n|---|---:|\n");
   std::printf("| decode speed | %.1f tokens/s (%.3f ms per step) |\n", tokens_per_s, 1e3 / tokens_per_s);
-  std::printf("| bytes read per step: fp32 weights, KV cache at %.0f tokens | %.2f MB |\n", mean_cached,
+  std::printf("| bytes read per step: %s weights, KV cache at %.0f tokens | %.2f MB |\n", held, mean_cached,
               (weight_bytes + cache_bytes) / 1e6);
   std::printf("| read bandwidth (a sum over 256 MiB), measured now | %.1f GB/s |\n", measured.read_bytes_per_s / 1e9);
   std::printf("| memory bound: bandwidth / bytes per step | %.1f tokens/s |\n", bound);

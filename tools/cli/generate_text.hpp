@@ -19,6 +19,7 @@ struct TextGenerationFlags {
   bool compare = false;         // transformers' greedy continuation of the same ids beside rooflab's
   std::filesystem::path draft;  // with a draft: speculative decoding beside plain decoding
   std::int64_t speculate = 4;   // the draft's proposals per target pass
+  bool fp32_weights = false;    // widen a 16-bit checkpoint to fp32 instead of reading it as it is stored
   decode::SamplingOptions sampling;
 };
 

@@ -154,7 +154,7 @@ ModelConfig read_gpt2_config(const fs::path& config_json) {
   return config;
 }
 
-Gpt2Checkpoint load_gpt2_checkpoint(const fs::path& folder) {
+Gpt2Checkpoint load_gpt2_checkpoint(const fs::path& folder, bool keep_16_bit) {
   if (!fs::is_directory(folder))
     throw std::runtime_error(folder.string() +
                              ": not a folder (a GPT-2 checkpoint folder holds config.json and "
@@ -183,6 +183,11 @@ Gpt2Checkpoint load_gpt2_checkpoint(const fs::path& folder) {
   }
   checkpoint.stored_dtype = weights.dtype();
   checkpoint.stored_weight_bytes = weights.bytes();
+  // The file's 16 bits back from their exact fp32 widening: nothing rounds.
+  if (keep_16_bit && checkpoint.stored_dtype != TensorDtype::f32)
+    model = a06_kv_cache_decode::with_weight_format(std::move(model), checkpoint.stored_dtype == TensorDtype::f16
+                                                                          ? a06_kv_cache_decode::WeightFormat::f16
+                                                                          : a06_kv_cache_decode::WeightFormat::bf16);
   return checkpoint;
 }
 

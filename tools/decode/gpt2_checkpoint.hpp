@@ -7,8 +7,10 @@
 // a06's x·W layout already: c_attn's outputs are q, k and v one after the
 // other, each head's columns together, as a06's qkv expects. The LM head is
 // tied to the token embedding (wte); a checkpoint whose lm_head.weight differs
-// from wte is refused. Weights in fp16 or bf16 are widened to fp32 on load, so
-// decoding reads four bytes per weight whatever the file holds.
+// from wte is refused. Weights in fp16 or bf16 stay 16-bit in memory (a06's
+// WeightFormat: the matrices and the token embedding; the kernels widen them
+// as they read, exactly), so decoding reads two bytes per weight where the
+// file holds two, unless the caller asks for fp32.
 //
 // Bad input names the file and the field or tensor: a missing file, a config
 // field missing or of the wrong type, a setting a06's model does not compute
@@ -29,7 +31,7 @@ namespace rooflab::decode {
 
 struct Gpt2Checkpoint {
   std::filesystem::path folder;
-  a06_kv_cache_decode::Model model;             // fp32 in memory
+  a06_kv_cache_decode::Model model;             // model.format: the file's dtype, or f32
   TensorDtype stored_dtype = TensorDtype::f32;  // the weights' dtype in model.safetensors
   std::uint64_t stored_weight_bytes = 0;        // their bytes there
 };
@@ -40,8 +42,9 @@ struct Gpt2Checkpoint {
 // scale_attn_weights true, scale_attn_by_inverse_layer_idx false.
 a06_kv_cache_decode::ModelConfig read_gpt2_config(const std::filesystem::path& config_json);
 
-// The whole folder's model (its tokenizer is read apart: rooflab/bpe_tokenizer.hpp).
-Gpt2Checkpoint load_gpt2_checkpoint(const std::filesystem::path& folder);
+// The whole folder's model (its tokenizer is read apart: rooflab/bpe_tokenizer.hpp);
+// 16-bit weights kept 16-bit unless keep_16_bit is false (then all fp32).
+Gpt2Checkpoint load_gpt2_checkpoint(const std::filesystem::path& folder, bool keep_16_bit = true);
 
 // visit(tensor) for every weight tensor of a06's model (a const or mutable
 // Model): the embeddings, each layer's twelve, the final layer norm's two.

@@ -35,6 +35,17 @@ for name in tiny-gpt2 tiny-gpt2-fp16; do
   grep -q "achieved / bound" <<<"$out" || fail "$name: no bound in the table: $out"
 done
 grep -q "F16 weights in the file" <<<"$out" || fail "the fp16 checkpoint's dtype is not named: $out"
+# Kept 16-bit in memory, its bound counts two bytes a weight; --fp32-weights widens it.
+grep -q "fp16 in memory" <<<"$out" && grep -q "bytes read per step: fp16 weights" <<<"$out" ||
+  fail "the fp16 checkpoint is not held, nor bounded, as fp16: $out"
+bytes() { sed -n 's/.*bytes read per step[^|]*| \([0-9.]*\) MB.*/\1/p'; }
+half=$(bytes <<<"$out")
+out=$("$rooflab" generate --weights "$checkpoints/tiny-gpt2-fp16" --prompt "$prompt" --tokens 24 --fp32-weights \
+  2>"$scratch/err") || fail "--fp32-weights exited $?: $(cat "$scratch/err")"
+[ "$(continuation <<<"$out")" = "$expected" ] || fail "--fp32-weights changed the continuation"
+full=$(bytes <<<"$out")
+python3 -c 'import sys; h, f = map(float, sys.argv[1:]); sys.exit(0 if 0.5 < h / f < 0.6 else 1)' "$half" "$full" ||
+  fail "fp16 in memory reads $half MB a step, fp32 $full MB: not about half"
 
 sample() { "$rooflab" generate --weights "$checkpoints/tiny-gpt2" --prompt "The cache" --tokens 20 \
   --temperature 0.9 --top-k 20 --top-p 0.95 --seed "$1" 2>/dev/null | continuation; }

@@ -12,7 +12,10 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "a06_kv_cache_decode/transformer.hpp"
@@ -92,6 +95,51 @@ TEST_P(ThreadCount, ABatchOfOneMatchesRecomputingItAlone) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transformer, ThreadCount, ::testing::Values(1, 3, 7));
+
+// A model held in fp16 or bf16 (WeightFormat) is the fp32 model on rounded
+// weights, read by the same kernels in the same order: every batch's logits
+// (the stream at 1, the tiles and head_block at 9, head_group at 17, 32, 40)
+// are bitwise the fp32 model's on the weights widened back, and its weights
+// take half the bytes of the matrices and the token embedding.
+class HeldFormat : public ::testing::TestWithParam<std::tuple<WeightFormat, std::int64_t>> {};
+
+TEST_P(HeldFormat, LogitsAreTheFp32ModelsOnTheRoundedWeights) {
+  const auto [format, batch] = GetParam();
+  const Model held = with_weight_format(random_model(small_model(), 13), format);
+  ASSERT_EQ(held.format, format);
+  EXPECT_TRUE(held.token_embedding.empty() && held.layers.front().qkv.empty()) << "the fp32 copies are dropped";
+  const Model widened = with_weight_format(held, WeightFormat::f32);
+  EXPECT_LT(weight_bytes(held), weight_bytes(widened) * 6 / 10);
+  DecodeState held_state = make_decode_state(held.config, batch, 8, batch > 16);
+  DecodeState widened_state = make_decode_state(held.config, batch, 8, batch > 16);
+  for (std::int64_t position = 0; position < 3; ++position) {
+    std::vector<std::int64_t> tokens(static_cast<std::size_t>(batch));
+    for (std::int64_t s = 0; s < batch; ++s) tokens[static_cast<std::size_t>(s)] = (5 * s + 11 * position + 1) % 50;
+    EXPECT_EQ(step(held, held_state, tokens), step(widened, widened_state, tokens))
+        << "batch " << batch << ", step " << position;
+  }
+  EXPECT_EQ(full_logits(held, {4, 9, 2}), full_logits(widened, {4, 9, 2}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Transformer, HeldFormat,
+                         ::testing::Combine(::testing::Values(WeightFormat::f16, WeightFormat::bf16),
+                                            ::testing::Values(1, 9, 17, 32, 40)));
+
+TEST(HeldFormat, RoundsToNearestAndWidensBackExactly) {
+  Model model = random_model(small_model(), 14);
+  const std::vector<float> original = model.layers.front().up;
+  const Model half = with_weight_format(model, WeightFormat::f16);
+  const Model back = with_weight_format(half, WeightFormat::f32);
+  ASSERT_EQ(back.layers.front().up.size(), original.size());
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    const float rounded = back.layers.front().up[i];
+    // fp16 keeps 11 significant bits: within half an ulp, 2^−11 relative.
+    ASSERT_LE(std::abs(rounded - original[i]), std::abs(original[i]) * 0x1p-11f + 0x1p-25f) << i;
+  }
+  // Through fp16 again: nothing moves.
+  EXPECT_EQ(with_weight_format(back, WeightFormat::f16).layers.front().up_16, half.layers.front().up_16);
+  EXPECT_THROW(with_weight_format(model, static_cast<WeightFormat>(7)), std::invalid_argument);
+}
 
 }  // namespace
 }  // namespace a06_kv_cache_decode

@@ -2,10 +2,13 @@
 // and LM head read each weight once per step whatever the batch, and apply it
 // to every row of the batch from registers, so a decode step costs what the
 // roofline says it should: at batch 1 the weights' bytes, plus the cache's;
-// at batch 8 or 32 their arithmetic as well. (Prefill here is a step per
-// prompt token; a batched prefill would use a05's flash attention.)
+// at batch 8 or 32 their arithmetic as well. Each kernel is a template on
+// how it reads W (F32, F16, BF16 below): a model held in 16 bits reads half
+// the bytes and widens them in registers. (Prefill here is a step per prompt
+// token; a batched prefill would use a05's flash attention.)
 #include "a06_kv_cache_decode/transformer.hpp"
 
+#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -20,6 +23,7 @@
 #include "a06_kv_cache_decode/decode_attention.hpp"
 #include "rooflab/call_counts.hpp"
 #include "rooflab/fast_exp.hpp"
+#include "weight_format.hpp"
 
 namespace a06_kv_cache_decode {
 namespace {
@@ -77,10 +81,57 @@ Vec load(const float* p) {
 }
 void store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
 
+// How the kernels read a weight matrix held in each WeightFormat: `Bits` its
+// element, vec() kLanes of them widened to fp32, one() a single one. The
+// 16-bit forms halve the bytes a step reads; widening is exact, so the sums
+// are the fp32 model's, in the same order.
+struct F32 {
+  using Bits = float;
+  static Vec vec(const float* p) { return load(p); }
+  static float one(const float* p) { return *p; }
+};
+struct BF16 {
+  using Bits = std::uint16_t;
+  // bf16 is fp32's upper half: widen each to 32 bits and shift it there.
+  static Vec vec(const std::uint16_t* p) {
+    typedef std::uint16_t Halves __attribute__((vector_size(kLanes * 2)));
+    Halves halves;
+    std::memcpy(&halves, p, sizeof halves);
+    const IntVec wide = __builtin_convertvector(halves, IntVec) << 16;
+    Vec v;
+    std::memcpy(&v, &wide, sizeof v);
+    return v;
+  }
+  static float one(const std::uint16_t* p) { return weight_format::bfloat16_to_float(*p); }
+};
+struct F16 {
+  using Bits = std::uint16_t;
+  // The hardware's conversion where the build has one (F16C, AVX-512), else a lane at a time.
+  static Vec vec(const std::uint16_t* p) {
+    Vec v;
+#if defined(__AVX512F__)
+    static_assert(kLanes == 16);
+    // The zero-masked form: GCC 12 warns that the plain one's undefined start value is "uninitialized".
+    const __m512 wide =
+        _mm512_maskz_cvtph_ps(static_cast<__mmask16>(0xffff), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+    std::memcpy(&v, &wide, sizeof v);
+#elif defined(__F16C__) && defined(__AVX__)
+    static_assert(kLanes == 8);
+    const __m256 wide = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    std::memcpy(&v, &wide, sizeof v);
+#else
+    for (int i = 0; i < kLanes; ++i) v[i] = weight_format::half_to_float(p[i]);
+#endif
+    return v;
+  }
+  static float one(const std::uint16_t* p) { return weight_format::half_to_float(*p); }
+};
+
+template <class E>
 struct LinearArgs {
-  const float* x;  // (rows × in)
-  const float* w;  // (in × out)
-  float* y;        // (rows × out), holding the bias and the sums so far
+  const float* x;             // (rows × in)
+  const typename E::Bits* w;  // (in × out)
+  float* y;                   // (rows × out), holding the bias and the sums so far
   std::int64_t rows, in, out;
 };
 
@@ -89,8 +140,8 @@ struct LinearArgs {
 // The batch's first tile also asks for the same columns of the next chunk's
 // rows (into L2): by the time the band comes back to them, they have arrived,
 // where the hardware prefetcher alone leaves a batch of 8 waiting on memory.
-template <int R, int V>
-void linear_tile(const LinearArgs& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t p1) {
+template <int R, int V, class E>
+void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t p1) {
   float* y = a.y + r0 * a.out + j0;
   const float* x = a.x + r0 * a.in;
   Vec sums[R][V];
@@ -99,7 +150,7 @@ void linear_tile(const LinearArgs& a, std::int64_t r0, std::int64_t j0, std::int
   const std::int64_t prefetch_end = r0 == 0 ? std::min(p1, a.in - kChunkRows) : p0;
   for (std::int64_t p = p0; p < p1; ++p) {
     Vec w[V];
-    for (int v = 0; v < V; ++v) w[v] = load(a.w + p * a.out + j0 + v * kLanes);
+    for (int v = 0; v < V; ++v) w[v] = E::vec(a.w + p * a.out + j0 + v * kLanes);
     if (p < prefetch_end)
       for (int v = 0; v < V; ++v) __builtin_prefetch(a.w + (p + kChunkRows) * a.out + j0 + v * kLanes, 0, 2);
     for (int r = 0; r < R; ++r) {
@@ -112,8 +163,8 @@ void linear_tile(const LinearArgs& a, std::int64_t r0, std::int64_t j0, std::int
 }
 
 // linear_tile with R = rows, for the batch's last rows (fewer than kTileRows).
-template <int V, int R = kTileRows>
-void linear_tile_rows(int rows, const LinearArgs& a, std::int64_t r0, std::int64_t j0, std::int64_t p0,
+template <int V, int R = kTileRows, class E>
+void linear_tile_rows(int rows, const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0,
                       std::int64_t p1) {
   if constexpr (R > 0) {
     if (rows == R) return linear_tile<R, V>(a, r0, j0, p0, p1);
@@ -122,14 +173,15 @@ void linear_tile_rows(int rows, const LinearArgs& a, std::int64_t r0, std::int64
 }
 
 // Every row of the batch for the V vectors of columns at j0 (W's slice stays in L1 across the batch).
-template <int V>
-void linear_columns(const LinearArgs& a, std::int64_t j0, std::int64_t p0, std::int64_t p1) {
+template <int V, class E>
+void linear_columns(const LinearArgs<E>& a, std::int64_t j0, std::int64_t p0, std::int64_t p1) {
   for (std::int64_t r0 = 0; r0 < a.rows; r0 += kTileRows)
     linear_tile_rows<V>(static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0)), a, r0, j0, p0, p1);
 }
 
 // Columns [begin, end) of y (whole vectors), a chunk of W's rows at a time.
-void linear_band(const LinearArgs& a, std::int64_t begin, std::int64_t end) {
+template <class E>
+void linear_band(const LinearArgs<E>& a, std::int64_t begin, std::int64_t end) {
   constexpr std::int64_t kTileWidth = kTileVectors * kLanes;
   for (std::int64_t p0 = 0; p0 < a.in; p0 += kChunkRows) {
     const std::int64_t p1 = std::min(a.in, p0 + kChunkRows);
@@ -141,11 +193,14 @@ void linear_band(const LinearArgs& a, std::int64_t begin, std::int64_t end) {
 }
 
 // Columns [begin, out) that fill no whole vector, one at a time.
-void linear_leftover_columns(const LinearArgs& a, std::int64_t begin) {
+template <class E>
+void linear_leftover_columns(const LinearArgs<E>& a, std::int64_t begin) {
   for (std::int64_t r = 0; r < a.rows; ++r)
     for (std::int64_t j = begin; j < a.out; ++j) {
       float sum = a.y[r * a.out + j];
-      for (std::int64_t p = 0; p < a.in; ++p) sum += a.x[r * a.in + p] * a.w[p * a.out + j];
+      // An explicit FMA: the same rounding whichever format E reads (a
+      // compiler may contract a·b + c in one instantiation and not another).
+      for (std::int64_t p = 0; p < a.in; ++p) sum = std::fma(a.x[r * a.in + p], E::one(a.w + p * a.out + j), sum);
       a.y[r * a.out + j] = sum;
     }
 }
@@ -163,11 +218,12 @@ constexpr std::int64_t kStreamRows = 8;
 // best. The column bands of the batched path split every row of W between
 // the threads and keep 32 rows in flight on each, which at batch 1 was
 // measurably slower (docs/benchmarks.md).
-void linear_stream(const LinearArgs& a, std::int64_t whole, float* partials, int t, int count) {
+template <class E>
+void linear_stream(const LinearArgs<E>& a, std::int64_t whole, float* partials, int t, int count) {
   // Locals, not a's fields: store() is a memcpy, which may alias anything,
   // and would make the compiler reload W's address and stride at every store.
   const float* x = a.x;
-  const float* w = a.w;
+  const typename E::Bits* w = a.w;
   const std::int64_t out = a.out, p1 = a.in * (t + 1) / count;
   float* partial = partials + t * whole;
   std::fill(partial, partial + whole, 0.0f);
@@ -177,13 +233,13 @@ void linear_stream(const LinearArgs& a, std::int64_t whole, float* partials, int
     std::copy(x + p, x + p + kStreamRows, xs);  // in registers, for the same reason
     for (std::int64_t j = 0; j < whole; j += kLanes) {
       Vec sum = load(partial + j);
-      for (std::int64_t u = 0; u < kStreamRows; ++u) sum += xs[u] * load(w + (p + u) * out + j);
+      for (std::int64_t u = 0; u < kStreamRows; ++u) sum += xs[u] * E::vec(w + (p + u) * out + j);
       store(partial + j, sum);
     }
   }
   for (; p < p1; ++p)
     for (std::int64_t j = 0; j < whole; j += kLanes)
-      store(partial + j, load(partial + j) + x[p] * load(w + p * out + j));
+      store(partial + j, load(partial + j) + x[p] * E::vec(w + p * out + j));
 #pragma omp barrier
   const std::int64_t vectors = whole / kLanes;
   for (std::int64_t j = vectors * t / count * kLanes; j < vectors * (t + 1) / count * kLanes; j += kLanes) {
@@ -199,10 +255,11 @@ void linear_stream(const LinearArgs& a, std::int64_t whole, float* partials, int
 // up to kTileRows rows, so a batch of 8 or 32 does its arithmetic at FMA
 // speed rather than waiting on a load and a store of a partial sum per
 // multiply-add.
-void linear(const float* x, std::int64_t rows, const std::vector<float>& w, const std::vector<float>& b,
-            std::int64_t in, std::int64_t out, float* y) {
+template <class E>
+void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, const std::vector<float>& b,
+               std::int64_t in, std::int64_t out, float* y) {
   for (std::int64_t r = 0; r < rows; ++r) std::copy(b.begin(), b.end(), y + r * out);
-  const LinearArgs args{x, w.data(), y, rows, in, out};
+  const LinearArgs<E> args{x, w, y, rows, in, out};
   const std::int64_t vectors = out / kLanes;
   if (rows == 1) {
     // Not zeroed here: each thread zeroes its own partial, in its own cache.
@@ -221,6 +278,20 @@ void linear(const float* x, std::int64_t rows, const std::vector<float>& w, cons
     const int t = omp_get_thread_num(), count = omp_get_num_threads();
     linear_band(args, vectors * t / count * kLanes, vectors * (t + 1) / count * kLanes);
     if (t == count - 1) linear_leftover_columns(args, vectors * kLanes);
+  }
+}
+
+// A layer's matrix in the model's format: the fp32 vector, or its 16 bits.
+void linear(const Model& model, const float* x, std::int64_t rows, const std::vector<float>& w32,
+            const std::vector<std::uint16_t>& w16, const std::vector<float>& b, std::int64_t in, std::int64_t out,
+            float* y) {
+  switch (model.format) {
+    case WeightFormat::f16:
+      return linear_in<F16>(x, rows, w16.data(), b, in, out, y);
+    case WeightFormat::bf16:
+      return linear_in<BF16>(x, rows, w16.data(), b, in, out, y);
+    default:
+      return linear_in<F32>(x, rows, w32.data(), b, in, out, y);
   }
 }
 
@@ -290,24 +361,25 @@ Vec sum_lanes(Vec (&acc)[kLanes]) {
     return acc[0];
 }
 
+template <class E>
 struct HeadArgs {
-  const float* h;  // (rows × d), the final layer norm's output
-  const float* e;  // (vocab × d), the token embedding
-  float* logits;   // (rows × vocab)
+  const float* h;             // (rows × d), the final layer norm's output
+  const typename E::Bits* e;  // (vocab × d), the token embedding
+  float* logits;              // (rows × vocab)
   std::int64_t rows, d, vocab;
 };
 
 // logits of rows r0 … r0+R−1 for the kLanes/R vocabulary rows from v0: R·K =
 // kLanes dot products in registers, each vector of E loaded used R times.
-template <int R>
-void head_tile(const HeadArgs& a, std::int64_t r0, std::int64_t v0) {
+template <int R, class E>
+void head_tile(const HeadArgs<E>& a, std::int64_t r0, std::int64_t v0) {
   constexpr int K = kLanes / R;
   const std::int64_t whole = a.d / kLanes * kLanes;
   Vec acc[kLanes] = {};
   const bool prefetch = r0 == 0 && v0 + 2 * K <= a.vocab;  // the next K rows of E, while these are in use
   for (std::int64_t i = 0; i < whole; i += kLanes) {
     Vec e[K];
-    for (int k = 0; k < K; ++k) e[k] = load(a.e + (v0 + k) * a.d + i);
+    for (int k = 0; k < K; ++k) e[k] = E::vec(a.e + (v0 + k) * a.d + i);
     if (prefetch)
       for (int k = 0; k < K; ++k) __builtin_prefetch(a.e + (v0 + K + k) * a.d + i);
     for (int r = 0; r < R; ++r) {
@@ -319,7 +391,8 @@ void head_tile(const HeadArgs& a, std::int64_t r0, std::int64_t v0) {
   for (int r = 0; r < R; ++r)
     for (int k = 0; k < K; ++k) {
       float dot = sums[r * K + k];
-      for (std::int64_t i = whole; i < a.d; ++i) dot += a.h[(r0 + r) * a.d + i] * a.e[(v0 + k) * a.d + i];
+      for (std::int64_t i = whole; i < a.d; ++i)
+        dot = std::fma(a.h[(r0 + r) * a.d + i], E::one(a.e + (v0 + k) * a.d + i), dot);
       a.logits[(r0 + r) * a.vocab + v0 + k] = dot;
     }
 }
@@ -327,7 +400,8 @@ void head_tile(const HeadArgs& a, std::int64_t r0, std::int64_t v0) {
 // The kLanes vocabulary rows from v0 against every row of the batch: a
 // quarter of them at a time (they stay in L1) against 4 rows at a time, then
 // the batch's last rows 2 and 1 at a time.
-void head_block(const HeadArgs& a, std::int64_t v0) {
+template <class E>
+void head_block(const HeadArgs<E>& a, std::int64_t v0) {
   const std::int64_t fours = a.rows / 4 * 4;
   for (std::int64_t k = 0; k < kLanes; k += kLanes / 4)
     for (std::int64_t r0 = 0; r0 < fours; r0 += 4) head_tile<4>(a, r0, v0 + k);
@@ -357,8 +431,8 @@ constexpr int kHeadVocab = kLanes == 16 ? 12 : 6;
 // rows of hᵀ (d × kHeadGroup, lane l = batch row g0 + l; rows past the batch
 // are zeros and are not stored). The first group asks for the next K
 // vocabulary rows, a cache line of each per kLanes steps.
-template <int K>
-void head_group(const HeadArgs& a, const float* ht, std::int64_t g0, std::int64_t v0) {
+template <int K, class E>
+void head_group(const HeadArgs<E>& a, const float* ht, std::int64_t g0, std::int64_t v0) {
   Vec acc[K][kHeadVectors] = {};
   const bool prefetch = g0 == 0 && v0 + 2 * K <= a.vocab;
   for (std::int64_t i = 0; i < a.d; ++i) {
@@ -367,7 +441,7 @@ void head_group(const HeadArgs& a, const float* ht, std::int64_t g0, std::int64_
     if (prefetch && i % kLanes == 0)
       for (int k = 0; k < K; ++k) __builtin_prefetch(a.e + (v0 + K + k) * a.d + i);
     for (int k = 0; k < K; ++k) {
-      const float e = a.e[(v0 + k) * a.d + i];
+      const float e = E::one(a.e + (v0 + k) * a.d + i);
       for (int v = 0; v < kHeadVectors; ++v) acc[k][v] += e * h[v];
     }
   }
@@ -381,9 +455,11 @@ void head_group(const HeadArgs& a, const float* ht, std::int64_t g0, std::int64_
 // the batch is applied to a block while it is in cache. Up to kLanes rows:
 // head_block's dot products. Beyond: hᵀ in groups of kHeadGroup rows
 // (zero-padded), against kHeadVocab vocabulary rows at a time.
-void lm_head(const Model& model, const float* h, std::int64_t rows, float* logits) {
+template <class E>
+void lm_head_in(const Model& model, const typename E::Bits* embedding, const float* h, std::int64_t rows,
+                float* logits) {
   const std::int64_t d = model.config.d_model, vocab = model.config.vocab;
-  const HeadArgs args{h, model.token_embedding.data(), logits, rows, d, vocab};
+  const HeadArgs<E> args{h, embedding, logits, rows, d, vocab};
   if (rows > kLanes) {
     const std::int64_t groups = (rows + kHeadGroup - 1) / kHeadGroup;
     std::vector<float> ht(static_cast<std::size_t>(groups * d * kHeadGroup), 0.0f);  // group g: d × kHeadGroup
@@ -394,9 +470,10 @@ void lm_head(const Model& model, const float* h, std::int64_t rows, float* logit
 #pragma omp parallel for schedule(static)
     for (std::int64_t block = 0; block < blocks; ++block)
       for (std::int64_t g = 0; g < groups; ++g)
-        head_group<kHeadVocab>(args, ht.data() + g * d * kHeadGroup, g * kHeadGroup, block * kHeadVocab);
+        head_group<kHeadVocab, E>(args, ht.data() + g * d * kHeadGroup, g * kHeadGroup, block * kHeadVocab);
     for (std::int64_t v = blocks * kHeadVocab; v < vocab; ++v)  // the vocabulary's last few rows
-      for (std::int64_t g = 0; g < groups; ++g) head_group<1>(args, ht.data() + g * d * kHeadGroup, g * kHeadGroup, v);
+      for (std::int64_t g = 0; g < groups; ++g)
+        head_group<1, E>(args, ht.data() + g * d * kHeadGroup, g * kHeadGroup, v);
     return;
   }
   const std::int64_t blocks = vocab / kLanes;
@@ -405,9 +482,21 @@ void lm_head(const Model& model, const float* h, std::int64_t rows, float* logit
   for (std::int64_t v = blocks * kLanes; v < vocab; ++v)  // the vocabulary's last few rows
     for (std::int64_t r = 0; r < rows; ++r) {
       float dot = 0.0f;
-      for (std::int64_t i = 0; i < d; ++i) dot += h[r * d + i] * args.e[v * d + i];
+      for (std::int64_t i = 0; i < d; ++i) dot = std::fma(h[r * d + i], E::one(args.e + v * d + i), dot);
       logits[r * vocab + v] = dot;
     }
+}
+
+// The LM head on the token embedding in the model's format.
+void lm_head(const Model& model, const float* h, std::int64_t rows, float* logits) {
+  switch (model.format) {
+    case WeightFormat::f16:
+      return lm_head_in<F16>(model, model.token_embedding_16.data(), h, rows, logits);
+    case WeightFormat::bf16:
+      return lm_head_in<BF16>(model, model.token_embedding_16.data(), h, rows, logits);
+    default:
+      return lm_head_in<F32>(model, model.token_embedding.data(), h, rows, logits);
+  }
 }
 
 // Everything a layer does to x (rows × d_model) in place, given what its
@@ -419,23 +508,35 @@ void run_layer(const Model& model, const LayerWeights& layer, float* x, std::int
   std::vector<float> normed(static_cast<std::size_t>(rows * d)), qkv(static_cast<std::size_t>(rows * width));
   std::vector<float> attended(static_cast<std::size_t>(rows * d)), projected(static_cast<std::size_t>(rows * d));
   layer_norm(x, rows, d, layer.norm1_scale, layer.norm1_shift, normed.data());
-  linear(normed.data(), rows, layer.qkv, layer.qkv_bias, d, width, qkv.data());
+  linear(model, normed.data(), rows, layer.qkv, layer.qkv_16, layer.qkv_bias, d, width, qkv.data());
   attend(qkv.data(), width, attended.data());
-  linear(attended.data(), rows, layer.out, layer.out_bias, d, d, projected.data());
+  linear(model, attended.data(), rows, layer.out, layer.out_16, layer.out_bias, d, d, projected.data());
   for (std::int64_t i = 0; i < rows * d; ++i) x[i] += projected[static_cast<std::size_t>(i)];
 
   std::vector<float> hidden(static_cast<std::size_t>(rows * c.d_ff));
   layer_norm(x, rows, d, layer.norm2_scale, layer.norm2_shift, normed.data());
-  linear(normed.data(), rows, layer.up, layer.up_bias, d, c.d_ff, hidden.data());
+  linear(model, normed.data(), rows, layer.up, layer.up_16, layer.up_bias, d, c.d_ff, hidden.data());
   apply_gelu(hidden.data(), rows * c.d_ff);
-  linear(hidden.data(), rows, layer.down, layer.down_bias, c.d_ff, d, projected.data());
+  linear(model, hidden.data(), rows, layer.down, layer.down_16, layer.down_bias, c.d_ff, d, projected.data());
   for (std::int64_t i = 0; i < rows * d; ++i) x[i] += projected[static_cast<std::size_t>(i)];
+}
+
+// The token's row of the embedding, in the model's format, widened.
+float token_embedding_at(const Model& model, std::size_t i) {
+  switch (model.format) {
+    case WeightFormat::f16:
+      return F16::one(&model.token_embedding_16[i]);
+    case WeightFormat::bf16:
+      return BF16::one(&model.token_embedding_16[i]);
+    default:
+      return model.token_embedding[i];
+  }
 }
 
 void embed(const Model& model, std::int64_t token, std::int64_t position, float* x) {
   const std::int64_t d = model.config.d_model;
   for (std::int64_t i = 0; i < d; ++i)
-    x[i] = model.token_embedding[static_cast<std::size_t>(token * d + i)] +
+    x[i] = token_embedding_at(model, static_cast<std::size_t>(token * d + i)) +
            model.position_embedding[static_cast<std::size_t>(position * d + i)];
 }
 

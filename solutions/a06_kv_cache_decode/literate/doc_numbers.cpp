@@ -97,6 +97,13 @@ double weight_mb(const char* name) {
   return static_cast<double>(decode::load_gpt2_checkpoint(checkpoint(name)).stored_weight_bytes) / 1e6;
 }
 
+// What the fp16 checkpoint's weights take in memory, kept 16-bit (true) or widened.
+double held_mb(bool keep_16_bit) {
+  return static_cast<double>(a06_kv_cache_decode::weight_bytes(
+             decode::load_gpt2_checkpoint(checkpoint("tiny-gpt2-fp16"), keep_16_bit).model)) /
+         1e6;
+}
+
 // Greedy speculative decoding of kSpeculativeTokens tokens after kPrompt, one
 // row per k: the measured acceptance rate and tokens per target pass beside
 // what a02's formula expects from that acceptance rate.
@@ -125,6 +132,9 @@ void add_a06_kv_cache_decode_numbers(Values& values) {
   values["a06.real_greedy_text"] = [] { return greedy_text(); };
   values["a06.tiny_fp32_mb"] = [] { return fmt("%.2f", weight_mb("tiny-gpt2")); };
   values["a06.tiny_fp16_mb"] = [] { return fmt("%.2f", weight_mb("tiny-gpt2-fp16")); };
+  values["a06.tiny_fp16_held_mb"] = [] { return fmt("%.2f", held_mb(true)); };
+  values["a06.tiny_fp16_widened_mb"] = [] { return fmt("%.2f", held_mb(false)); };
+  values["a06.tiny_fp16_bound_ratio"] = [] { return fmt("%.2f", held_mb(false) / held_mb(true)); };
   values["a06.speculative_table"] = [] { return speculative_table(); };
   values["a06.reserved_table"] = [] { return reserved_table(); };
   values["a06.gpt2_cache_1024_mib"] = [] { return fmt("%.1f", gpt2_cache_mib(1024)); };

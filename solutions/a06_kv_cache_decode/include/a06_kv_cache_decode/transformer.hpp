@@ -2,7 +2,9 @@
 // embeddings, pre-norm layers (layer norm, attention, layer norm, GELU MLP,
 // each with its residual), a final layer norm and an LM head tied to the
 // token embedding. Its weights are random but reproducible from a seed:
-// decoding speed does not depend on what the weights say.
+// decoding speed does not depend on what the weights say. Its big matrices
+// may also be held in fp16 or bf16 (WeightFormat), as a checkpoint stores
+// them; the arithmetic stays fp32.
 //
 // Decoding runs through your KV cache and decode attention: step() appends
 // each new token's keys and values to every layer's cache and attends from
@@ -23,6 +25,13 @@ struct ModelConfig {
   std::int64_t head_dim() const { return d_model / heads; }
 };
 
+// How a model holds its big matrices (qkv, out, up, down and the token
+// embedding, which is also the LM head): fp32, or the 16 bits of fp16 or bf16
+// that a checkpoint stored, widened to fp32 as each is read, so that a step
+// reads half the bytes. The arithmetic is fp32 either way, and a 16-bit value
+// widens exactly: the logits do not change.
+enum class WeightFormat : std::int32_t { f32 = 0, f16 = 1, bf16 = 2 };
+
 struct LayerWeights {
   std::vector<float> norm1_scale, norm1_shift;  // (d_model)
   std::vector<float> qkv, qkv_bias;             // (d_model, d_model + 2·kv_heads·head_dim), x·W
@@ -30,6 +39,9 @@ struct LayerWeights {
   std::vector<float> norm2_scale, norm2_shift;  // (d_model)
   std::vector<float> up, up_bias;               // (d_model, d_ff)
   std::vector<float> down, down_bias;           // (d_ff, d_model)
+  // With Model::format f16 or bf16: qkv, out, up and down as 16-bit values,
+  // the float vectors above then empty (biases and norms stay fp32).
+  std::vector<std::uint16_t> qkv_16, out_16, up_16, down_16;
 };
 
 struct Model {
@@ -38,7 +50,21 @@ struct Model {
   std::vector<float> position_embedding;  // (context, d_model)
   std::vector<LayerWeights> layers;
   std::vector<float> final_scale, final_shift;  // (d_model)
+  WeightFormat format = WeightFormat::f32;
+  std::vector<std::uint16_t> token_embedding_16;  // with f16 or bf16: the token embedding, token_embedding empty
 };
+
+// The model with its big matrices held in `format` (f16 or bf16), each value
+// rounded to nearest, ties to even (exact for values that were widened from
+// that format, as a checkpoint's are); f32 widens them back. Throws
+// std::invalid_argument naming format for a value outside the enum.
+Model with_weight_format(Model model, WeightFormat format);
+
+// Bytes the model's weights take in memory: the big matrices at their
+// format's 2 or 4 bytes a value, the rest at 4. A decode step reads nearly
+// all of them (every matrix, and the token embedding as the LM head): what
+// `rooflab generate` divides the bandwidth by.
+std::uint64_t weight_bytes(const Model& model);
 
 // Weights ~ N(0, 0.02²) from `seed` (norm scales 1, shifts and biases 0).
 // Throws std::invalid_argument naming layers, d_model, heads, kv_heads, d_ff,
