@@ -19,6 +19,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "a06_kv_cache_decode/decode_attention.hpp"
 #include "rooflab/call_counts.hpp"
@@ -140,8 +141,11 @@ struct LinearArgs {
 // The batch's first tile also asks for the same columns of the next chunk's
 // rows (into L2): by the time the band comes back to them, they have arrived,
 // where the hardware prefetcher alone leaves a batch of 8 waiting on memory.
-template <int R, int V, class E>
-void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t p1) {
+// W's rows p0 … p1−1 of the tile's columns are at w + (p − p0)·w_stride:
+// W itself (w_stride = out), or a chunk of it already widened (Panel, below).
+template <int R, int V, class E, class W>
+void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t p1,
+                 const typename W::Bits* w_rows, std::int64_t w_stride) {
   float* y = a.y + r0 * a.out + j0;
   const float* x = a.x + r0 * a.in;
   Vec sums[R][V];
@@ -150,7 +154,7 @@ void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::
   const std::int64_t prefetch_end = r0 == 0 ? std::min(p1, a.in - kChunkRows) : p0;
   for (std::int64_t p = p0; p < p1; ++p) {
     Vec w[V];
-    for (int v = 0; v < V; ++v) w[v] = E::vec(a.w + p * a.out + j0 + v * kLanes);
+    for (int v = 0; v < V; ++v) w[v] = W::vec(w_rows + (p - p0) * w_stride + v * kLanes);
     if (p < prefetch_end)
       for (int v = 0; v < V; ++v) __builtin_prefetch(a.w + (p + kChunkRows) * a.out + j0 + v * kLanes, 0, 2);
     for (int r = 0; r < R; ++r) {
@@ -163,20 +167,41 @@ void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::
 }
 
 // linear_tile with R = rows, for the batch's last rows (fewer than kTileRows).
-template <int V, int R = kTileRows, class E>
+template <int V, class W, int R = kTileRows, class E>
 void linear_tile_rows(int rows, const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0,
-                      std::int64_t p1) {
+                      std::int64_t p1, const typename W::Bits* w_rows, std::int64_t w_stride) {
   if constexpr (R > 0) {
-    if (rows == R) return linear_tile<R, V>(a, r0, j0, p0, p1);
-    linear_tile_rows<V, R - 1>(rows, a, r0, j0, p0, p1);
+    if (rows == R) return linear_tile<R, V, E, W>(a, r0, j0, p0, p1, w_rows, w_stride);
+    linear_tile_rows<V, W, R - 1>(rows, a, r0, j0, p0, p1, w_rows, w_stride);
   }
 }
 
 // Every row of the batch for the V vectors of columns at j0 (W's slice stays in L1 across the batch).
+// Held in 16 bits and read by more than one row tile, the chunk's slice of W
+// is widened once into an fp32 panel on the stack (6 KiB, in L1) that every
+// row tile reads, rather than once per row tile: the conversions would
+// otherwise take FMA issue slots (docs/benchmarks.md).
 template <int V, class E>
 void linear_columns(const LinearArgs<E>& a, std::int64_t j0, std::int64_t p0, std::int64_t p1) {
+  constexpr std::int64_t kWidth = V * kLanes;
+  if constexpr (!std::is_same_v<E, F32>) {
+    if (a.rows > kTileRows) {
+      alignas(64) float panel[kChunkRows * kWidth];
+      const bool prefetch = p1 + kChunkRows <= a.in;
+      for (std::int64_t p = p0; p < p1; ++p)
+        for (int v = 0; v < V; ++v) {
+          store(panel + (p - p0) * kWidth + v * kLanes, E::vec(a.w + p * a.out + j0 + v * kLanes));
+          if (prefetch) __builtin_prefetch(a.w + (p + kChunkRows) * a.out + j0 + v * kLanes, 0, 2);
+        }
+      for (std::int64_t r0 = 0; r0 < a.rows; r0 += kTileRows)
+        linear_tile_rows<V, F32>(static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0)), a, r0, j0, p0, p1,
+                                 panel, kWidth);
+      return;
+    }
+  }
   for (std::int64_t r0 = 0; r0 < a.rows; r0 += kTileRows)
-    linear_tile_rows<V>(static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0)), a, r0, j0, p0, p1);
+    linear_tile_rows<V, E>(static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0)), a, r0, j0, p0, p1,
+                           a.w + p0 * a.out + j0, a.out);
 }
 
 // Columns [begin, end) of y (whole vectors), a chunk of W's rows at a time.
