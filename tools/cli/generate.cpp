@@ -43,17 +43,6 @@ struct GenerateFlags {
   a06_kv_cache_decode::WeightFormat format = a06_kv_cache_decode::WeightFormat::f32;  // the matrices' (--weight-format)
 };
 
-const char* format_name(a06_kv_cache_decode::WeightFormat format) {
-  switch (format) {
-    case a06_kv_cache_decode::WeightFormat::f16:
-      return "fp16";
-    case a06_kv_cache_decode::WeightFormat::bf16:
-      return "bf16";
-    default:
-      return "fp32";
-  }
-}
-
 ModelConfig model_config(const TransformerConfig& shape) {
   ModelConfig config;
   config.layers = static_cast<std::int64_t>(shape.num_layers);
@@ -114,14 +103,14 @@ a02_transformer_costs::Cost step_cost(const TransformerConfig& shape, const Gene
 void print_model_line(const analyze::ModelFile& file, const a06_kv_cache_decode::Model& model) {
   const ModelConfig& config = model.config;
   std::printf("code: %s\n", kWhoseCode);
-  std::printf(
-      "model %s: %lld layers, d_model %lld, %lld heads (%lld kv), %s, random weights\n", file.config.name.c_str(),
-      static_cast<long long>(config.layers), static_cast<long long>(config.d_model),
-      static_cast<long long>(config.heads), static_cast<long long>(config.kv_heads),
-      model.format == a06_kv_cache_decode::WeightFormat::f32
-          ? "fp32"
-          : (std::string(format_name(model.format)) + " matrices and embedding (widened as read), the rest fp32")
-                .c_str());
+  std::printf("model %s: %lld layers, d_model %lld, %lld heads (%lld kv), %s, random weights\n",
+              file.config.name.c_str(), static_cast<long long>(config.layers), static_cast<long long>(config.d_model),
+              static_cast<long long>(config.heads), static_cast<long long>(config.kv_heads),
+              model.format == a06_kv_cache_decode::WeightFormat::f32
+                  ? "fp32"
+                  : (std::string(a06_kv_cache_decode::weight_format_name(model.format)) +
+                     " matrices and embedding (widened as read), the rest fp32")
+                        .c_str());
 }
 
 // One batch, one run: the table of measure and value.

@@ -31,17 +31,6 @@
 namespace rooflab::cli {
 namespace {
 
-const char* format_name(a06_kv_cache_decode::WeightFormat format) {
-  switch (format) {
-    case a06_kv_cache_decode::WeightFormat::f16:
-      return "fp16";
-    case a06_kv_cache_decode::WeightFormat::bf16:
-      return "bf16";
-    default:
-      return "fp32";
-  }
-}
-
 std::string sampling_line(const decode::SamplingOptions& options) {
   if (options.temperature == 0) return "greedy (the largest logit)";
   char line[160];
@@ -200,7 +189,7 @@ int run_text_generation(const TextGenerationFlags& flags) {
 
   // The weights as they are held: 16-bit ones at two bytes, so their bound is twice fp32's.
   const double weight_bytes = static_cast<double>(a06_kv_cache_decode::weight_bytes(checkpoint.model));
-  const char* held = format_name(checkpoint.model.format);
+  const char* held = a06_kv_cache_decode::weight_format_name(checkpoint.model.format);
   // Each step reads every weight once and the cache once: its mean length over the new tokens' steps.
   const double mean_cached = static_cast<double>(prompt.size()) + static_cast<double>(flags.tokens - 1) / 2.0;
   const double cache_bytes =

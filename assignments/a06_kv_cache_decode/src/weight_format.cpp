@@ -82,6 +82,17 @@ void for_each_matrix(Model& model, Visit visit) {
 
 }  // namespace
 
+const char* weight_format_name(WeightFormat format) {
+  switch (format) {
+    case WeightFormat::f16:
+      return "fp16";
+    case WeightFormat::bf16:
+      return "bf16";
+    default:
+      return "fp32";
+  }
+}
+
 Model with_weight_format(Model model, WeightFormat format) {
   if (format != WeightFormat::f32 && format != WeightFormat::f16 && format != WeightFormat::bf16)
     throw std::invalid_argument("format: " + std::to_string(static_cast<int>(format)) +

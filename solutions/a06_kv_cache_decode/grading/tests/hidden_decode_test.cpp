@@ -35,6 +35,30 @@ struct Held {
   Tensor4 keys, values;
 };
 
+// `h` and then the tokens of k and v, per kv head.
+Held appended(const Held& h, const Tensor4& k, const Tensor4& v) {
+  const std::int64_t kv_heads = h.keys.heads(), d = h.keys.cols(), held = h.keys.rows(), count = k.rows();
+  Held grown{rooflab::zeros(1, kv_heads, held + count, d), rooflab::zeros(1, kv_heads, held + count, d)};
+  for (std::int64_t g = 0; g < kv_heads; ++g) {
+    std::copy(h.keys.row(g, 0), h.keys.row(g, 0) + held * d, grown.keys.row(g, 0));
+    std::copy(h.values.row(g, 0), h.values.row(g, 0) + held * d, grown.values.row(g, 0));
+    std::copy(k.row(g, 0), k.row(g, 0) + count * d, grown.keys.row(g, held));
+    std::copy(v.row(g, 0), v.row(g, 0) + count * d, grown.values.row(g, held));
+  }
+  return grown;
+}
+
+// The first `length` tokens of `h`.
+Held first_tokens(const Held& h, std::int64_t length) {
+  const std::int64_t kv_heads = h.keys.heads(), d = h.keys.cols();
+  Held kept{rooflab::zeros(1, kv_heads, length, d), rooflab::zeros(1, kv_heads, length, d)};
+  for (std::int64_t g = 0; g < kv_heads; ++g) {
+    std::copy(h.keys.row(g, 0), h.keys.row(g, 0) + length * d, kept.keys.row(g, 0));
+    std::copy(h.values.row(g, 0), h.values.row(g, 0) + length * d, kept.values.row(g, 0));
+  }
+  return kept;
+}
+
 // ---- the caches, filled here from the layout kv_cache.hpp documents ----
 
 ContiguousKvCache contiguous_holding(const std::vector<Held>& held) {
@@ -109,15 +133,7 @@ TEST(HiddenKvCache, RandomAppendsInBothLayouts) {
       contiguous = append(std::move(contiguous), s, k, v);
       paged = append(std::move(paged), s, k, v);
       Held& h = expected[static_cast<std::size_t>(s)];
-      Held grown{rooflab::zeros(1, kv_heads, h.keys.rows() + count, d),
-                 rooflab::zeros(1, kv_heads, h.keys.rows() + count, d)};
-      for (std::int64_t g = 0; g < kv_heads; ++g) {
-        std::copy(h.keys.row(g, 0), h.keys.row(g, 0) + h.keys.rows() * d, grown.keys.row(g, 0));
-        std::copy(h.values.row(g, 0), h.values.row(g, 0) + h.values.rows() * d, grown.values.row(g, 0));
-        std::copy(k.row(g, 0), k.row(g, 0) + count * d, grown.keys.row(g, h.keys.rows()));
-        std::copy(v.row(g, 0), v.row(g, 0) + count * d, grown.values.row(g, h.keys.rows()));
-      }
-      h = grown;
+      h = appended(h, k, v);
     }
     for (std::int64_t s = 0; s < sequences; ++s) {
       const Held& h = expected[static_cast<std::size_t>(s)];
@@ -142,11 +158,6 @@ TEST(HiddenKvCache, RandomAppendsAndTruncates) {
                                Held{rooflab::zeros(1, kv_heads, 0, d), rooflab::zeros(1, kv_heads, 0, d)});
     ContiguousKvCache contiguous = make_contiguous_cache(sequences, kv_heads, d, capacity);
     PagedKvCache paged = make_paged_cache(sequences, kv_heads, d, page_size, shuffled(pages, engine));
-    const auto keep_first = [&](Tensor4& t, std::int64_t length) {
-      Tensor4 kept = rooflab::zeros(1, kv_heads, length, d);
-      for (std::int64_t g = 0; g < kv_heads; ++g) std::copy(t.row(g, 0), t.row(g, 0) + length * d, kept.row(g, 0));
-      t = kept;
-    };
     for (int round = 0; round < 60; ++round) {
       const std::int64_t s = pick(engine, 0, sequences - 1);
       Held& h = expected[static_cast<std::size_t>(s)];
@@ -156,15 +167,7 @@ TEST(HiddenKvCache, RandomAppendsAndTruncates) {
         const Tensor4 v = rooflab::random_normal(1, kv_heads, count, d, engine());
         contiguous = append(std::move(contiguous), s, k, v);
         paged = append(std::move(paged), s, k, v);
-        Held grown{rooflab::zeros(1, kv_heads, h.keys.rows() + count, d),
-                   rooflab::zeros(1, kv_heads, h.keys.rows() + count, d)};
-        for (std::int64_t g = 0; g < kv_heads; ++g) {
-          std::copy(h.keys.row(g, 0), h.keys.row(g, 0) + h.keys.rows() * d, grown.keys.row(g, 0));
-          std::copy(h.values.row(g, 0), h.values.row(g, 0) + h.values.rows() * d, grown.values.row(g, 0));
-          std::copy(k.row(g, 0), k.row(g, 0) + count * d, grown.keys.row(g, h.keys.rows()));
-          std::copy(v.row(g, 0), v.row(g, 0) + count * d, grown.values.row(g, h.keys.rows()));
-        }
-        h = grown;
+        h = appended(h, k, v);
       }
       // Back past a rejection: anywhere from nothing forgotten to everything.
       const std::int64_t length = round % 7 == 6 ? 0 : pick(engine, h.keys.rows() / 2, h.keys.rows());
@@ -172,8 +175,7 @@ TEST(HiddenKvCache, RandomAppendsAndTruncates) {
       const std::vector<std::int64_t> free_before = paged.free_pages;
       contiguous = truncate(std::move(contiguous), s, length);
       paged = truncate(std::move(paged), s, length);
-      keep_first(h.keys, length);
-      keep_first(h.values, length);
+      h = first_tokens(h, length);
       const auto keep = static_cast<std::size_t>((length + page_size - 1) / page_size);
       std::vector<std::int64_t> free_after(table.begin() + static_cast<std::ptrdiff_t>(std::min(keep, table.size())),
                                            table.end());

@@ -54,6 +54,9 @@ struct Model {
   std::vector<std::uint16_t> token_embedding_16;  // with f16 or bf16: the token embedding, token_embedding empty
 };
 
+// "fp32", "fp16" or "bf16".
+const char* weight_format_name(WeightFormat format);
+
 // The model with its big matrices held in `format` (f16 or bf16), each value
 // rounded to nearest, ties to even (exact for values that were widened from
 // that format, as a checkpoint's are); f32 widens them back. Throws
