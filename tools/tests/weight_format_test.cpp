@@ -5,7 +5,9 @@
 #include "weight_format.hpp"
 
 #include <gtest/gtest.h>
-#include <immintrin.h>
+#if defined(__F16C__)
+#include <immintrin.h>  // the hardware's conversions, the reference where the build has them
+#endif
 
 #include <cmath>
 #include <cstdint>

@@ -8,8 +8,10 @@
 // token; a batched prefill would use a05's flash attention.)
 #include "a06_kv_cache_decode/transformer.hpp"
 
-#include <immintrin.h>
 #include <omp.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>  // F16C's and AVX-512's fp16 conversion (F16 below); elsewhere a lane at a time
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -110,13 +112,13 @@ struct F16 {
   // The hardware's conversion where the build has one (F16C, AVX-512), else a lane at a time.
   static Vec vec(const std::uint16_t* p) {
     Vec v;
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && (defined(__x86_64__) || defined(__i386__))
     static_assert(kLanes == 16);
     // The zero-masked form: GCC 12 warns that the plain one's undefined start value is "uninitialized".
     const __m512 wide =
         _mm512_maskz_cvtph_ps(static_cast<__mmask16>(0xffff), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     std::memcpy(&v, &wide, sizeof v);
-#elif defined(__F16C__) && defined(__AVX__)
+#elif defined(__F16C__) && defined(__AVX__) && !defined(__AVX512F__)
     static_assert(kLanes == 8);
     const __m256 wide = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     std::memcpy(&v, &wide, sizeof v);
@@ -142,7 +144,7 @@ struct LinearArgs {
 // rows (into L2): by the time the band comes back to them, they have arrived,
 // where the hardware prefetcher alone leaves a batch of 8 waiting on memory.
 // W's rows p0 … p1−1 of the tile's columns are at w + (p − p0)·w_stride:
-// W itself (w_stride = out), or a chunk of it already widened (Panel, below).
+// W itself (w_stride = out), or a chunk of it already widened (linear_columns' panel).
 template <int R, int V, class E, class W>
 void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t p1,
                  const typename W::Bits* w_rows, std::int64_t w_stride) {
