@@ -130,6 +130,28 @@ struct F16 {
   static float one(const std::uint16_t* p) { return weight_format::half_to_float(*p); }
 };
 
+// call(E{}) with the reader of `format`: the one place a kernel's format is chosen.
+template <class Call>
+void in_format(WeightFormat format, Call&& call) {
+  switch (format) {
+    case WeightFormat::f16:
+      return call(F16{});
+    case WeightFormat::bf16:
+      return call(BF16{});
+    default:
+      return call(F32{});
+  }
+}
+
+// A matrix's values as E reads them: the fp32 vector, or the 16-bit one.
+template <class E>
+const typename E::Bits* held(const std::vector<float>& f32, const std::vector<std::uint16_t>& b16) {
+  if constexpr (std::is_same_v<E, F32>)
+    return f32.data();
+  else
+    return b16.data();
+}
+
 template <class E>
 struct LinearArgs {
   const float* x;             // (rows × in)
@@ -312,14 +334,10 @@ void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, con
 void linear(const Model& model, const float* x, std::int64_t rows, const std::vector<float>& w32,
             const std::vector<std::uint16_t>& w16, const std::vector<float>& b, std::int64_t in, std::int64_t out,
             float* y) {
-  switch (model.format) {
-    case WeightFormat::f16:
-      return linear_in<F16>(x, rows, w16.data(), b, in, out, y);
-    case WeightFormat::bf16:
-      return linear_in<BF16>(x, rows, w16.data(), b, in, out, y);
-    default:
-      return linear_in<F32>(x, rows, w32.data(), b, in, out, y);
-  }
+  in_format(model.format, [&](auto format) {
+    using E = decltype(format);
+    linear_in<E>(x, rows, held<E>(w32, w16), b, in, out, y);
+  });
 }
 
 void layer_norm(const float* x, std::int64_t rows, std::int64_t d, const std::vector<float>& scale,
@@ -516,14 +534,10 @@ void lm_head_in(const Model& model, const typename E::Bits* embedding, const flo
 
 // The LM head on the token embedding in the model's format.
 void lm_head(const Model& model, const float* h, std::int64_t rows, float* logits) {
-  switch (model.format) {
-    case WeightFormat::f16:
-      return lm_head_in<F16>(model, model.token_embedding_16.data(), h, rows, logits);
-    case WeightFormat::bf16:
-      return lm_head_in<BF16>(model, model.token_embedding_16.data(), h, rows, logits);
-    default:
-      return lm_head_in<F32>(model, model.token_embedding.data(), h, rows, logits);
-  }
+  in_format(model.format, [&](auto format) {
+    using E = decltype(format);
+    lm_head_in<E>(model, held<E>(model.token_embedding, model.token_embedding_16), h, rows, logits);
+  });
 }
 
 // Everything a layer does to x (rows × d_model) in place, given what its
@@ -548,23 +562,14 @@ void run_layer(const Model& model, const LayerWeights& layer, float* x, std::int
   for (std::int64_t i = 0; i < rows * d; ++i) x[i] += projected[static_cast<std::size_t>(i)];
 }
 
-// The token's row of the embedding, in the model's format, widened.
-float token_embedding_at(const Model& model, std::size_t i) {
-  switch (model.format) {
-    case WeightFormat::f16:
-      return F16::one(&model.token_embedding_16[i]);
-    case WeightFormat::bf16:
-      return BF16::one(&model.token_embedding_16[i]);
-    default:
-      return model.token_embedding[i];
-  }
-}
-
 void embed(const Model& model, std::int64_t token, std::int64_t position, float* x) {
   const std::int64_t d = model.config.d_model;
-  for (std::int64_t i = 0; i < d; ++i)
-    x[i] = token_embedding_at(model, static_cast<std::size_t>(token * d + i)) +
-           model.position_embedding[static_cast<std::size_t>(position * d + i)];
+  in_format(model.format, [&](auto format) {
+    using E = decltype(format);
+    const typename E::Bits* row = held<E>(model.token_embedding, model.token_embedding_16) + token * d;
+    for (std::int64_t i = 0; i < d; ++i)
+      x[i] = E::one(row + i) + model.position_embedding[static_cast<std::size_t>(position * d + i)];
+  });
 }
 
 // What a decode state's sequences hold now: every layer's cache agrees, so the first layer's.
