@@ -51,6 +51,13 @@ function(rooflab_write_manifest)
     set(with_cuda true)
   endif()
   string(JSON manifest SET "${manifest}" with_cuda ${with_cuda})
+  # The grader's report counts a submission's registers per thread with the
+  # same nvcc (`--resource-usage`) for the GPU model; "" where there is none.
+  set(nvcc "")
+  if(ROOFLAB_WITH_CUDA)
+    set(nvcc "${CMAKE_CUDA_COMPILER}")
+  endif()
+  string(JSON manifest SET "${manifest}" nvcc "\"${nvcc}\"")
   # Where this build's own CUDA kernels run (cmake/cuda.cmake): the grader
   # compares a submission's speed with the reference's only like with like.
   string(JSON manifest SET "${manifest}" kernels_on "\"${ROOFLAB_KERNELS_ON}\"")

@@ -160,6 +160,20 @@ TEST(GradeExamples, SolutionsEarnFullMarks) {
   EXPECT_TRUE(fs::exists(kScratch / "solutions" / "report.md"));
   EXPECT_TRUE(fs::exists(kScratch / "solutions" / "junit.xml"));
   expect_leaderboard_near_the_reference(graded.results);
+  // The GPU model's registers per thread in the report: nvcc's for the
+  // submission's own kernels where the reference build had nvcc, each file's
+  // ptxas lines in its log; else the reference's counts stand in.
+  const std::string report = text::read_file(kScratch / "solutions" / "report.md");
+  if (!Manifest::load(ROOFLAB_MANIFEST).nvcc.empty()) {
+    EXPECT_NE(report.find("| flash_forward_mma_sync (yours) |"), std::string::npos) << report;
+    EXPECT_NE(report.find(" (nvcc, yours) |"), std::string::npos) << report;
+    EXPECT_NE(text::read_file(kScratch / "solutions" / "logs" / "a05_cuda_attention.registers.flash_attention.log")
+                  .find("Used "),
+              std::string::npos);
+  } else {
+    EXPECT_NE(report.find("the reference's kernel of that name stands in for yours"), std::string::npos) << report;
+  }
+  EXPECT_NE(report.find(" (nvcc) |"), std::string::npos) << "no reference kernel with nvcc's count: " << report;
 }
 
 // Graded with --no-plots: the partial example's stubbed a06 and a07 show the

@@ -31,7 +31,7 @@ TEST(KernelPlots, ShowsTheSubmissionsKernelsThatTheReferenceHasBesideIt) {
       "kernel,flash,flash_forward';system('x'),256,1,1,1,1,1,1,1,1,1\n"
       "kernel,flash,flash_forward,256,1,nan,1,1,1,1,1,1,1\n"
       "## a heading\n";
-  const KernelFigures figures = render_kernel_figures("a05", submission, reference, dir, dir);
+  const KernelFigures figures = render_kernel_figures("a05", submission, reference, {}, dir, dir);
   EXPECT_NE(figures.table.find("| flash | flash_forward (yours) | 256 | 4.0, 4.0 | 1.00 |"), std::string::npos)
       << figures.table;
   EXPECT_NE(figures.table.find("| flash | flash_forward (reference) | 256 | 4.0, 31.6 | 0.00 |"), std::string::npos)
@@ -51,11 +51,46 @@ TEST(KernelPlots, ShowsTheSubmissionsKernelsThatTheReferenceHasBesideIt) {
   std::filesystem::remove_all(dir);
 }
 
+// Where nvcc counted registers (plots/kernel_registers.hpp), the model takes
+// them: yours for your kernel, the reference's for its own, and says which.
+TEST(KernelPlots, TheModelTakesNvccsRegistersWhereTheyWereCounted) {
+  const auto dir = (kTemp / "kernel-registers");
+  std::filesystem::create_directories(dir);
+  const std::string reference =
+      "kernel,flash,flash_forward,256,1,34209792,526336,17408,69632,1040,32832,803840,0,0,16,32,16512,50240\n";
+  const std::string submission =
+      "kernel,flash,flash_forward,256,1,34209792,526336,17408,69632,1040,32832,803840,0,0,16,256,16512,50240\n";
+  KernelRegisters registers;
+  registers.counts = kernels::parse_registers_csv(
+      "registers,reference,flash_forward,40\nregisters,yours,flash_forward,255\n"
+      "registers,yours,flash_forward;rm,12\nregisters,yours,other,999\nregisters,theirs,flash_forward,7\n");
+  registers.nvcc_ran = true;
+  registers.notes = {"nvcc could not compile src/x.cu"};
+  const KernelFigures figures = render_kernel_figures("a05", submission, reference, registers, dir, dir);
+  // 255 registers × 256 threads: 65280 of an SM's 65536, one block; the reference's 40 × 32 fit 13 by shared memory.
+  EXPECT_NE(figures.table.find("| flash_forward (yours) | 16 × 256 | 16.1 KiB | 255 (nvcc, yours) | 1 (registers) |"),
+            std::string::npos)
+      << figures.table;
+  EXPECT_NE(figures.table.find("| flash_forward (reference) | 16 × 32 | 16.1 KiB | 40 (nvcc) | 13 (shared memory) |"),
+            std::string::npos)
+      << figures.table;
+  EXPECT_NE(figures.table.find("Registers per thread are nvcc's for sm_90: yours where nvcc compiled your file"),
+            std::string::npos)
+      << figures.table;
+  EXPECT_EQ(figures.notes.front(), "nvcc could not compile src/x.cu");
+  // Only well-formed lines count: a hostile name, a count past sm_90's 255, someone else's.
+  EXPECT_EQ(registers.counts.yours.size(), 1u);
+  EXPECT_EQ(registers.counts.reference.size(), 1u);
+  EXPECT_EQ(kernels::registers_csv(registers.counts),
+            "registers,reference,flash_forward,40\nregisters,yours,flash_forward,255\n");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(KernelPlots, AProfileWithoutKernelRowsHasNoTable) {
   const auto dir = kTemp;
   std::filesystem::create_directories(dir);
   const KernelFigures figures =
-      render_kernel_figures("a04", "kernel,x,y,1,1,1,1,1,1,1,1,1,1\n", "method,seq_len,seconds\n", dir, dir);
+      render_kernel_figures("a04", "kernel,x,y,1,1,1,1,1,1,1,1,1,1\n", "method,seq_len,seconds\n", {}, dir, dir);
   EXPECT_TRUE(figures.table.empty());
   EXPECT_TRUE(figures.images.empty());
 }

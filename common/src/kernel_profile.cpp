@@ -287,6 +287,43 @@ std::string markdown_table(const std::vector<KernelRow>& rows, const std::vector
   return table + beside_reference(rows, reference, line);
 }
 
+std::string registers_csv(const RegisterCounts& registers) {
+  std::string csv;
+  for (const auto& [whose, counts] : {std::pair{"reference", &registers.reference}, {"yours", &registers.yours}})
+    for (const auto& [kernel, count] : *counts)
+      csv += std::string("registers,") + whose + "," + kernel + "," + std::to_string(count) + "\n";
+  return csv;
+}
+
+RegisterCounts parse_registers_csv(const std::string& text) {
+  RegisterCounts registers;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string> fields;
+    std::istringstream stream(line);
+    for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
+    if (fields.size() != 4 || fields[0] != "registers" || !plain_name(fields[2])) continue;
+    char* end = nullptr;
+    const long count = std::strtol(fields[3].c_str(), &end, 10);
+    if (fields[3].empty() || *end != '\0' || count <= 0 || count > 255) continue;  // sm_90 allows 255
+    if (fields[1] == "reference") registers.reference[fields[2]] = static_cast<int>(count);
+    if (fields[1] == "yours") registers.yours[fields[2]] = static_cast<int>(count);
+  }
+  return registers;
+}
+
+std::string registers_source(const RegisterCounts& registers, bool nvcc_ran) {
+  if (!nvcc_ran)
+    return registers.reference.empty()
+               ? "assumed, for every kernel (nvcc counts them: `nvcc -arch=sm_90 --resource-usage`)"
+               : "the reference's kernel of that name stands in for yours, which may differ (no nvcc here: "
+                 "`nvcc -arch=sm_90 --resource-usage` counts yours)";
+  return registers.yours.empty()
+             ? "nvcc compiled none of your kernels, so the reference's kernel of that name stands in for yours"
+             : "yours where nvcc compiled your file (`nvcc -arch=sm_90 --resource-usage`), else the reference's "
+               "kernel of that name";
+}
+
 namespace {
 
 // The registers the model takes for `row`, 0 where assumed, and where they
@@ -438,7 +475,7 @@ bool read_text(const std::string& path, std::string& text) {
 
 int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, const std::vector<GradedLimit>& limits,
                    const Registers& reference_registers, long long head_dim) {
-  bool table = false;
+  bool table = false, registers_only = false;
   std::string gpu_id = "h100", reference_file, plot_file, calibration_file, nvcc_file;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -451,6 +488,8 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
     };
     if (flag == "--table") {
       table = true;
+    } else if (flag == "--registers") {
+      registers_only = true;
     } else if (flag == "--gpu") {
       value(gpu_id);
     } else if (flag == "--reference") {
@@ -463,8 +502,8 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
       value(nvcc_file);
     } else {
       std::fprintf(stderr,
-                   "profile: unknown flag %s (known: --table, --gpu ID, --reference FILE, --plot FILE.gp, "
-                   "--calibration FILE, --nvcc-registers FILE)\n",
+                   "profile: unknown flag %s (known: --table, --registers, --gpu ID, --reference FILE, --plot "
+                   "FILE.gp, --calibration FILE, --nvcc-registers FILE)\n",
                    flag.c_str());
       return 2;
     }
@@ -472,6 +511,19 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
       std::fprintf(stderr, "profile: %s needs a value\n", flag.c_str());
       return 2;
     }
+  }
+  RegisterCounts registers{reference_registers, {}};
+  if (!nvcc_file.empty()) {
+    std::string text;
+    if (!read_text(nvcc_file, text)) {
+      std::fprintf(stderr, "profile: --nvcc-registers %s: cannot read it\n", nvcc_file.c_str());
+      return 2;
+    }
+    registers.yours = registers_at(parse_ptxas_registers(text), head_dim);
+  }
+  if (registers_only) {
+    std::printf("%s", registers_csv(registers).c_str());
+    return 0;
   }
   if (!table) {
     for (const KernelRow& row : rows) std::printf("%s\n", csv_row(row).c_str());
@@ -509,15 +561,6 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
       return 2;
     }
   }
-  RegisterCounts registers{reference_registers, {}};
-  if (!nvcc_file.empty()) {
-    std::string text;
-    if (!read_text(nvcc_file, text)) {
-      std::fprintf(stderr, "profile: --nvcc-registers %s: cannot read it\n", nvcc_file.c_str());
-      return 2;
-    }
-    registers.yours = registers_at(parse_ptxas_registers(text), head_dim);
-  }
   if (rows.empty())
     std::printf("\nNo kernel ran in the CPU runtime (not implemented yet, or the kernels ran on a GPU).\n");
   std::printf(
@@ -542,12 +585,7 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
       "DRAM bytes and the latency its warps cannot hide. Registers per thread are nvcc's for sm_90: %s. An "
       "estimate to reason with, not a measurement nor a score:\n\n%s",
       architecture->name.c_str(), architecture->multiprocessors, architecture->clock_hz / 1e9,
-      nvcc_file.empty() ? "the reference's kernel of that name stands in for yours, which may differ (no nvcc "
-                          "here: `nvcc -arch=sm_90 --resource-usage` counts yours)"
-      : registers.yours.empty()
-          ? "nvcc compiled none of your kernels, so the reference's kernel of that name stands in for yours"
-          : "yours where nvcc compiled your file (`nvcc -arch=sm_90 --resource-usage`), else the reference's "
-            "kernel of that name",
+      registers_source(registers, !nvcc_file.empty()).c_str(),
       model_table(rows, reference, *architecture, registers).c_str());
   // The record of this lab's launchers only (another lab's profile has none).
   std::erase_if(calibration, [&](const gpu_model::CalibrationRow& point) {

@@ -10,9 +10,10 @@ namespace rooflab {
 namespace fs = std::filesystem;
 
 KernelFigures render_kernel_figures(const std::string& assignment, const std::string& submission_output,
-                                    const std::string& reference_output, const fs::path& report_dir,
-                                    const fs::path& scratch) {
+                                    const std::string& reference_output, const KernelRegisters& registers,
+                                    const fs::path& report_dir, const fs::path& scratch) {
   KernelFigures figures;
+  figures.notes = registers.notes;
   const std::vector<kernels::KernelRow> reference = kernels::parse_csv(reference_output);
   if (reference.empty()) return figures;  // a profile without kernels
   std::vector<kernels::KernelRow> submission;
@@ -31,12 +32,14 @@ KernelFigures render_kernel_figures(const std::string& assignment, const std::st
                   "\nWhere the GPU model (rooflab/gpu_model.hpp) puts them on the same GPU, from each launch's shape "
                   "(occupancy, SMs covered, rounds of blocks) and the counters (instruction issue, shared-memory "
                   "wavefronts, DRAM bytes, latency too few warps cannot hide): an estimate, never a score. Registers "
-                  "are assumed; `lab profile` uses nvcc's counts.\n\n" +
-                  kernels::model_table(submission, reference, gpu_model::find_architecture(gpu.id), {});
+                  "per thread are nvcc's for sm_90: " +
+                  kernels::registers_source(registers.counts, registers.nvcc_ran) + ".\n\n" +
+                  kernels::model_table(submission, reference, gpu_model::find_architecture(gpu.id), registers.counts);
   const fs::path image = fs::path("plots") / (assignment + "_roofline.png");
   const fs::path script = scratch / (assignment + "_roofline.gp");
   fs::create_directories(report_dir / "plots");
-  text::write_file(script, kernels::roofline_script(submission, reference, gpu, fs::absolute(report_dir / image)));
+  text::write_file(
+      script, kernels::roofline_script(submission, reference, gpu, fs::absolute(report_dir / image), registers.counts));
   try {
     const ProcessResult drawn = run_process({"gnuplot", script.string()}, scratch, scratch / "gnuplot-roofline.log",
                                             ProcessLimits::timeout(60));

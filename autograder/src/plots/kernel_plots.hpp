@@ -1,6 +1,8 @@
 // The plots stage's kernel part: a profile's kernel rows (rooflab/kernel_profile.hpp),
 // the submission's beside the reference's, as a table of memory counters and
-// roofline bounds on an H100, and as points on the H100's roofline.
+// roofline bounds on an H100, where the GPU model puts them (its registers
+// per thread nvcc's where it can count them), and as points on the H100's
+// roofline with the model's below them.
 //
 // The submission's rows come from student code: only kernels the reference
 // also reports are shown (so every name is the reference's), and their
@@ -11,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "plots/kernel_registers.hpp"
+
 namespace rooflab {
 
 struct KernelFigures {
@@ -19,8 +23,9 @@ struct KernelFigures {
   std::vector<std::string> notes;
 };
 
+// `registers` are the GPU model's registers per thread (plots/kernel_registers.hpp).
 KernelFigures render_kernel_figures(const std::string& assignment, const std::string& submission_output,
-                                    const std::string& reference_output, const std::filesystem::path& report_dir,
-                                    const std::filesystem::path& scratch);
+                                    const std::string& reference_output, const KernelRegisters& registers,
+                                    const std::filesystem::path& report_dir, const std::filesystem::path& scratch);
 
 }  // namespace rooflab

@@ -7,6 +7,7 @@
 #include "build/build_step.hpp"
 #include "plots/curve_plots.hpp"
 #include "plots/kernel_plots.hpp"
+#include "plots/kernel_registers.hpp"
 #include "plots/scaling_plots.hpp"
 #include "rooflab/machine_load.hpp"
 #include "run/test_runner.hpp"
@@ -66,8 +67,11 @@ void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, con
     assignment.plot_data = figures.csv;
     assignment.plot_notes.insert(assignment.plot_notes.end(), figures.notes.begin(), figures.notes.end());
   }
+  // Registers per thread for the GPU model's occupancy, for a profile of kernels only.
+  KernelRegisters registers;
+  if (!kernels::parse_csv(reference.output).empty()) registers = count_kernel_registers(grading, info);
   const KernelFigures kernels =
-      render_kernel_figures(info.name, submission_output, reference.output, grading.options.out, scratch);
+      render_kernel_figures(info.name, submission_output, reference.output, registers, grading.options.out, scratch);
   assignment.kernel_table = kernels.table;
   assignment.plots.insert(assignment.plots.end(), kernels.images.begin(), kernels.images.end());
   assignment.plot_notes.insert(assignment.plot_notes.end(), kernels.notes.begin(), kernels.notes.end());

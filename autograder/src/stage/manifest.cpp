@@ -38,6 +38,8 @@ Manifest Manifest::load(const std::filesystem::path& path) {
     manifest.kernels_on_gpu =
         json.contains("kernels_on") ? json.at("kernels_on").get<std::string>() == "gpu" : manifest.with_cuda;
     manifest.thrust_dir = get(json, "thrust_dir").get<std::string>();
+    // Manifests written before the field existed: no nvcc for the report's registers.
+    if (json.contains("nvcc")) manifest.nvcc = json.at("nvcc").get<std::string>();
     for (const auto& entry : get(json, "assignments")) {
       AssignmentInfo assignment;
       assignment.name = get(entry, "name").get<std::string>();

@@ -30,6 +30,7 @@ struct Manifest {
   std::filesystem::path binary_dir;  // the reference build that wrote this manifest
   bool with_cuda = false;
   bool kernels_on_gpu = false;       // this build's CUDA_FILES run on a GPU, not in the CPU runtime
+  std::filesystem::path nvcc;        // the nvcc it compiled with; empty without CUDA
   std::filesystem::path thrust_dir;  // the Thrust CMake package the reference build used
   std::vector<AssignmentInfo> assignments;
 

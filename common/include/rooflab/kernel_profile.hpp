@@ -105,6 +105,17 @@ struct RegisterCounts {
   Registers yours;
 };
 
+// The counts as CSV lines "registers,<whose>,<kernel>,<count>" (whose is
+// "reference" or "yours"): what `profile --registers` prints for the grader,
+// which reads them back with parse_registers_csv (other lines are skipped).
+std::string registers_csv(const RegisterCounts& registers);
+RegisterCounts parse_registers_csv(const std::string& text);
+
+// Where the model's registers per thread come from, as a sentence's end:
+// nvcc's for your kernels where it compiled your files (`nvcc_ran`), else the
+// reference's kernel of that name, else assumed.
+std::string registers_source(const RegisterCounts& registers, bool nvcc_ran);
+
 // A Markdown table of where the GPU model (rooflab/gpu_model.hpp) places each
 // row on `gpu` at the profile's shape: launch shape, registers, blocks per SM
 // and what limits them, occupancy, SMs given a block, rounds of resident
@@ -123,6 +134,9 @@ std::string roofline_script(const std::vector<KernelRow>& rows, const std::vecto
 
 // What a profile does with its rows, by its command line:
 //   (no flags)  the CSV rows on stdout: what the grader reads;
+//   --registers [--nvcc-registers FILE]
+//               registers_csv of the reference's counts and, from FILE, yours
+//               (what the grader's report hands the GPU model);
 //   --table [--gpu ID] [--reference FILE] [--plot FILE.gp] [--calibration FILE]
 //           [--nvcc-registers FILE]
 //               the Markdown tables on `--gpu` (default h100): the counters
