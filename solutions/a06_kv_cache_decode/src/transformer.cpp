@@ -162,20 +162,22 @@ struct LinearArgs {
 
 // y[r0 … r0+R−1][j0 … j0+V·kLanes−1] += Σ_{p0 ≤ p < p1} x[r][p] · W[p][j]:
 // the R·V sums stay in registers, and each vector of W loaded is used R times.
-// The batch's first tile also asks for the same columns of the next chunk's
-// rows (into L2): by the time the band comes back to them, they have arrived,
-// where the hardware prefetcher alone leaves a batch of 8 waiting on memory.
+// Reading W in place (`in_place`), the batch's first tile also asks for the
+// same columns of the next chunk's rows (into L2): by the time the band comes
+// back to them, they have arrived, where the hardware prefetcher alone leaves
+// a batch of 8 waiting on memory.
 // W's rows p0 … p1−1 of the tile's columns are at w + (p − p0)·w_stride:
-// W itself (w_stride = out), or a chunk of it already widened (linear_columns' panel).
+// W itself (w_stride = out), or a copy of the chunk's slice (linear_columns' panel,
+// whose copying asked for the next chunk).
 template <int R, int V, class E, class W>
 void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t p1,
-                 const typename W::Bits* w_rows, std::int64_t w_stride) {
+                 const typename W::Bits* w_rows, std::int64_t w_stride, bool in_place) {
   float* y = a.y + r0 * a.out + j0;
   const float* x = a.x + r0 * a.in;
   Vec sums[R][V];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < V; ++v) sums[r][v] = load(y + r * a.out + v * kLanes);
-  const std::int64_t prefetch_end = r0 == 0 ? std::min(p1, a.in - kChunkRows) : p0;
+  const std::int64_t prefetch_end = in_place && r0 == 0 ? std::min(p1, a.in - kChunkRows) : p0;
   for (std::int64_t p = p0; p < p1; ++p) {
     Vec w[V];
     for (int v = 0; v < V; ++v) w[v] = W::vec(w_rows + (p - p0) * w_stride + v * kLanes);
@@ -193,39 +195,40 @@ void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::
 // linear_tile with R = rows, for the batch's last rows (fewer than kTileRows).
 template <int V, class W, int R = kTileRows, class E>
 void linear_tile_rows(int rows, const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0,
-                      std::int64_t p1, const typename W::Bits* w_rows, std::int64_t w_stride) {
+                      std::int64_t p1, const typename W::Bits* w_rows, std::int64_t w_stride, bool in_place) {
   if constexpr (R > 0) {
-    if (rows == R) return linear_tile<R, V, E, W>(a, r0, j0, p0, p1, w_rows, w_stride);
-    linear_tile_rows<V, W, R - 1>(rows, a, r0, j0, p0, p1, w_rows, w_stride);
+    if (rows == R) return linear_tile<R, V, E, W>(a, r0, j0, p0, p1, w_rows, w_stride, in_place);
+    linear_tile_rows<V, W, R - 1>(rows, a, r0, j0, p0, p1, w_rows, w_stride, in_place);
   }
 }
 
 // Every row of the batch for the V vectors of columns at j0 (W's slice stays in L1 across the batch).
-// Held in 16 bits and read by more than one row tile, the chunk's slice of W
-// is widened once into an fp32 panel on the stack (6 KiB, in L1) that every
-// row tile reads, rather than once per row tile: the conversions would
-// otherwise take FMA issue slots (docs/benchmarks.md).
+// Read by more than one row tile, the chunk's slice of W is first copied
+// (held in 16 bits: widened) into a contiguous fp32 panel on the stack
+// (6 KiB, in L1) that every row tile reads. In place, its 32 rows lie a
+// matrix row apart (3, 9 or 12 KiB in GPT-2), so their lines crowd into a
+// few of L1's 4 KiB-periodic sets; the panel's fill the sets in turn (at
+// batch 32, 4–25 % more tokens/s in fp32). Widening once also keeps the
+// 16-bit conversions off the FMA issue slots (docs/benchmarks.md).
 template <int V, class E>
 void linear_columns(const LinearArgs<E>& a, std::int64_t j0, std::int64_t p0, std::int64_t p1) {
   constexpr std::int64_t kWidth = V * kLanes;
-  if constexpr (!std::is_same_v<E, F32>) {
-    if (a.rows > kTileRows) {
-      alignas(64) float panel[kChunkRows * kWidth];
-      const bool prefetch = p1 + kChunkRows <= a.in;
-      for (std::int64_t p = p0; p < p1; ++p)
-        for (int v = 0; v < V; ++v) {
-          store(panel + (p - p0) * kWidth + v * kLanes, E::vec(a.w + p * a.out + j0 + v * kLanes));
-          if (prefetch) __builtin_prefetch(a.w + (p + kChunkRows) * a.out + j0 + v * kLanes, 0, 2);
-        }
-      for (std::int64_t r0 = 0; r0 < a.rows; r0 += kTileRows)
-        linear_tile_rows<V, F32>(static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0)), a, r0, j0, p0, p1,
-                                 panel, kWidth);
-      return;
-    }
+  if (a.rows > kTileRows) {
+    alignas(64) float panel[kChunkRows * kWidth];
+    const bool prefetch = p1 + kChunkRows <= a.in;
+    for (std::int64_t p = p0; p < p1; ++p)
+      for (int v = 0; v < V; ++v) {
+        store(panel + (p - p0) * kWidth + v * kLanes, E::vec(a.w + p * a.out + j0 + v * kLanes));
+        if (prefetch) __builtin_prefetch(a.w + (p + kChunkRows) * a.out + j0 + v * kLanes, 0, 2);
+      }
+    for (std::int64_t r0 = 0; r0 < a.rows; r0 += kTileRows)
+      linear_tile_rows<V, F32>(static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0)), a, r0, j0, p0, p1,
+                               panel, kWidth, false);
+    return;
   }
   for (std::int64_t r0 = 0; r0 < a.rows; r0 += kTileRows)
     linear_tile_rows<V, E>(static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0)), a, r0, j0, p0, p1,
-                           a.w + p0 * a.out + j0, a.out);
+                           a.w + p0 * a.out + j0, a.out, true);
 }
 
 // Columns [begin, end) of y (whole vectors), a chunk of W's rows at a time.
