@@ -473,8 +473,8 @@ bool read_text(const std::string& path, std::string& text) {
 
 }  // namespace
 
-int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, const std::vector<GradedLimit>& limits,
-                   const Registers& reference_registers, long long head_dim) {
+int report_kernels(const std::function<std::vector<KernelRow>()>& count_rows, int argc, char** argv,
+                   const std::vector<GradedLimit>& limits, const Registers& reference_registers, long long head_dim) {
   bool table = false, registers_only = false;
   std::string gpu_id = "h100", reference_file, plot_file, calibration_file, nvcc_file;
   for (int i = 1; i < argc; ++i) {
@@ -525,6 +525,7 @@ int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv, co
     std::printf("%s", registers_csv(registers).c_str());
     return 0;
   }
+  const std::vector<KernelRow> rows = count_rows();
   if (!table) {
     for (const KernelRow& row : rows) std::printf("%s\n", csv_row(row).c_str());
     return 0;

@@ -55,6 +55,11 @@ void print_table(const std::vector<Row>& rows, double copy_bandwidth) {
 
 int main(int argc, char** argv) {
   using namespace a06_kv_cache_decode;
+  // The registers the grader's report asks for need neither the scaling run nor the kernels'.
+  const auto given = [&](const char* name) {
+    return std::any_of(argv + 1, argv + argc, [&](const char* flag) { return std::strcmp(flag, name) == 0; });
+  };
+  if (given("--registers")) return rooflab::kernels::report_kernels(profile::count_kernels, argc, argv);
   const rooflab::LoadWatch watch;
   std::vector<Row> rows;
   std::printf("method,seq_len,seconds,peak_bytes,estimated_bytes,bytes_read\n");
@@ -91,11 +96,9 @@ int main(int argc, char** argv) {
       break;
     }
   }
-  const bool table =
-      std::any_of(argv + 1, argv + argc, [](const char* flag) { return std::strcmp(flag, "--table") == 0; });
-  if (table && !rows.empty()) print_table(rows, copy_bandwidth);
+  if (given("--table") && !rows.empty()) print_table(rows, copy_bandwidth);
   std::fflush(stdout);
   // Decode attention runs on every core (OpenMP).
   watch.warn_if_busy(std::cerr, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  return rooflab::kernels::report_kernels(a06_kv_cache_decode::profile::count_kernels(), argc, argv);
+  return rooflab::kernels::report_kernels(a06_kv_cache_decode::profile::count_kernels, argc, argv);
 }

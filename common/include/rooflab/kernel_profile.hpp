@@ -148,8 +148,10 @@ std::string roofline_script(const std::vector<KernelRow>& rows, const std::vecto
 //               --nvcc-registers what `nvcc --resource-usage` printed for the
 //               submission's own .cu files, whose counts at `head_dim` the
 //               model then takes for its kernels (`lab profile` passes these).
+// `count_rows` runs the kernels only for the modes that print them: a bad
+// flag, or --registers, costs no profile run.
 // Returns the exit code; a bad flag is 2, with a message naming it.
-int report_kernels(const std::vector<KernelRow>& rows, int argc, char** argv,
+int report_kernels(const std::function<std::vector<KernelRow>()>& count_rows, int argc, char** argv,
                    const std::vector<GradedLimit>& limits = {}, const Registers& reference_registers = {},
                    long long head_dim = 0);
 
