@@ -93,10 +93,7 @@ a02_transformer_costs::Cost step_cost(const TransformerConfig& shape, const Gene
   fp32.bytes_per_element = 4;
   a02_transformer_costs::Cost cost = a02_transformer_costs::model_cost(
       fp32, a02_transformer_costs::decode(static_cast<double>(batch), mean_cached_tokens(flags)));
-  std::size_t half_values = model.token_embedding_16.size();
-  for (const a06_kv_cache_decode::LayerWeights& layer : model.layers)
-    half_values += layer.qkv_16.size() + layer.out_16.size() + layer.up_16.size() + layer.down_16.size();
-  cost.bytes -= 2.0 * static_cast<double>(half_values);
+  cost.bytes -= 2.0 * static_cast<double>(a06_kv_cache_decode::values_held_in_16_bits(model));
   return cost;
 }
 

@@ -110,6 +110,9 @@ TEST_P(HeldFormat, LogitsAreTheFp32ModelsOnTheRoundedWeights) {
   EXPECT_TRUE(held.token_embedding.empty() && held.layers.front().qkv.empty()) << "the fp32 copies are dropped";
   const Model widened = with_weight_format(held, WeightFormat::f32);
   EXPECT_LT(weight_bytes(held), weight_bytes(widened) * 6 / 10);
+  // Each value held in 16 bits is exactly two bytes fewer than fp32's.
+  EXPECT_EQ(values_held_in_16_bits(widened), 0u);
+  EXPECT_EQ(weight_bytes(widened) - weight_bytes(held), 2 * values_held_in_16_bits(held));
   DecodeState held_state = make_decode_state(held.config, batch, 8, batch > 16);
   DecodeState widened_state = make_decode_state(held.config, batch, 8, batch > 16);
   for (std::int64_t position = 0; position < 3; ++position) {

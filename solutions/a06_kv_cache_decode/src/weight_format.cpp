@@ -111,19 +111,25 @@ Model with_weight_format(Model model, WeightFormat format) {
 std::uint64_t weight_bytes(const Model& model) {
   std::uint64_t bytes = 0;
   const auto add = [&](const auto& values) { bytes += values.size() * sizeof(values[0]); };
-  add(model.token_embedding);
-  add(model.token_embedding_16);
+  for_each_matrix(model, [&](const std::vector<float>& f32, const std::vector<std::uint16_t>& b16) {
+    add(f32);
+    add(b16);
+  });
   add(model.position_embedding);
   add(model.final_scale);
   add(model.final_shift);
   for (const LayerWeights& layer : model.layers)
-    for (const auto* values :
-         {&layer.norm1_scale, &layer.norm1_shift, &layer.qkv, &layer.qkv_bias, &layer.out, &layer.out_bias,
-          &layer.norm2_scale, &layer.norm2_shift, &layer.up, &layer.up_bias, &layer.down, &layer.down_bias})
+    for (const auto* values : {&layer.norm1_scale, &layer.norm1_shift, &layer.qkv_bias, &layer.out_bias,
+                               &layer.norm2_scale, &layer.norm2_shift, &layer.up_bias, &layer.down_bias})
       add(*values);
-  for (const LayerWeights& layer : model.layers)
-    for (const auto* values : {&layer.qkv_16, &layer.out_16, &layer.up_16, &layer.down_16}) add(*values);
   return bytes;
+}
+
+std::uint64_t values_held_in_16_bits(const Model& model) {
+  std::uint64_t values = 0;
+  for_each_matrix(model,
+                  [&](const std::vector<float>&, const std::vector<std::uint16_t>& b16) { values += b16.size(); });
+  return values;
 }
 
 }  // namespace a06_kv_cache_decode

@@ -69,6 +69,10 @@ Model with_weight_format(Model model, WeightFormat format);
 // `rooflab generate` divides the bandwidth by.
 std::uint64_t weight_bytes(const Model& model);
 
+// How many of those values the model holds in 16 bits (0 in fp32): each one
+// two bytes fewer than fp32 reads.
+std::uint64_t values_held_in_16_bits(const Model& model);
+
 // Weights ~ N(0, 0.02²) from `seed` (norm scales 1, shifts and biases 0).
 // Throws std::invalid_argument naming layers, d_model, heads, kv_heads, d_ff,
 // vocab or context when one is not positive, or when heads does not divide
