@@ -51,6 +51,42 @@ TEST(CudaCpuInitcheck, ASharedAccumulatorNobodyZeroedIsAnErrorNamingTheArrayAndL
   cudaFree(out);
 }
 
+// The checker keeps the mappings of its shadow from one launch to the next
+// (shadow_pool.hpp), and nothing of one launch may show in the next: shared
+// memory a block zeroed in the last launch is unwritten in this one, and a
+// word one thread wrote in the last launch is no race for another thread now
+// (a launch is ordered after the one before it).
+__global__ void write_the_first_word(float* out) {
+  if (threadIdx.x == 0) out[0] = 1.0f;
+}
+__global__ void copy_the_first_word_in_another_warp(float* out) {
+  if (threadIdx.x == 33) out[1] = out[0];
+}
+
+TEST(CudaCpuInitcheck, NothingOfTheLastLaunchShowsInTheNext) {
+  float* in = device_copy(std::vector<float>(64, 1.0f));
+  float* out = device_copy(std::vector<float>(2, 0.0f));
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(kernel_error(
+                  [&] { launch("accumulate_in_shared", accumulate_in_shared<true>, dim3(1), dim3(64), 0, in, out); }),
+              "");
+    EXPECT_THAT(kernel_error([&] {
+                  launch("accumulate_in_shared", accumulate_in_shared<false>, dim3(1), dim3(64), 0, in, out);
+                }),
+                HasSubstr("no thread of its block had written"));
+    EXPECT_EQ(kernel_error([&] { launch("write_the_first_word", write_the_first_word, dim3(1), dim3(64), 0, out); }),
+              "");
+    EXPECT_EQ(kernel_error([&] {
+                launch("copy_the_first_word_in_another_warp", copy_the_first_word_in_another_warp, dim3(1), dim3(64), 0,
+                       out);
+              }),
+              "");
+  }
+  EXPECT_EQ(host_copy(out, 2), std::vector<float>(2, 1.0f));
+  cudaFree(in);
+  cudaFree(out);
+}
+
 __global__ void add_into(const float* in, float* out) { atomicAdd(&out[blockIdx.x], in[threadIdx.x]); }
 
 TEST(CudaCpuInitcheck, AtomicsIntoMemoryNobodySetAreAnErrorAndACudaMemsetSetsIt) {

@@ -1,7 +1,6 @@
 #include "memory_checker.hpp"
 
 #include <link.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <bit>
@@ -12,6 +11,7 @@
 
 #include "runtime_state.hpp"
 #include "scheduler_internal.hpp"
+#include "shadow_pool.hpp"
 
 namespace rooflab::cuda_cpu::detail {
 
@@ -76,7 +76,7 @@ struct LaunchChecker::Region {
   std::size_t reserved = 0, guard = 0;  // buffers: device_memory.hpp's BufferRange
   WriterTag* writers = nullptr;         // buffers: who last wrote each byte
   int argument = 0;                     // the first pointer argument that points into it, or 0
-  Word* shadow = nullptr;               // mapped on first use: zeroed pages, each paid for when a kernel touches it
+  Word* shadow = nullptr;               // taken on first use (shadow_pool.hpp): a page is paid for once per process
   std::size_t shadow_bytes = 0;
   std::unordered_map<std::uintptr_t, Word> sparse;           // statics: by word address
   std::vector<std::uint64_t> read_sectors, written_sectors;  // DRAM: one bit a 32-byte sector
@@ -86,9 +86,7 @@ struct LaunchChecker::Region {
   Region() = default;
   Region(const Region&) = delete;
   Region& operator=(const Region&) = delete;
-  ~Region() {
-    if (shadow) munmap(shadow, shadow_bytes);
-  }
+  ~Region() { give_back_shadow({shadow, shadow_bytes}); }
 
   // The shadow of the word at `address`, which `owner` now owns (shared
   // memory's words start afresh in each block).
@@ -105,11 +103,9 @@ struct LaunchChecker::Region {
     return shadow[(address - begin) >> 2];
   }
   [[gnu::noinline]] void map_shadow() {
-    shadow_bytes = ((bytes + 3) / 4 + 1) * sizeof(Word);
-    void* mapped =
-        mmap(nullptr, shadow_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mapped == MAP_FAILED) throw std::bad_alloc();
-    shadow = static_cast<Word*>(mapped);
+    const ShadowMapping mapping = take_shadow(((bytes + 3) / 4 + 1) * sizeof(Word));
+    shadow = static_cast<Word*>(mapping.address);
+    shadow_bytes = mapping.bytes;
   }
   void touch_sectors(std::uintptr_t address, unsigned size, bool write) {
     if (kind == RegionKind::statics) return touch_static_sectors(address, size, write);
@@ -209,6 +205,14 @@ LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std:
       arena_(static_cast<unsigned char*>(std::aligned_alloc(128, kSharedMemoryPerBlockOptIn))),
       warps_((block.count() + kWarpSize - 1) / kWarpSize) {
   static_assert(sizeof(Word) == 64, "a word's shadow fills one cache line");
+  // Owners no word of a kept shadow holds, taken before any shadow is: one
+  // for the device memory, one per block (up to kBlockOwnersPerLaunch; a
+  // larger grid uses them again, begin_block).
+  const auto blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(grid.count(), kBlockOwnersPerLaunch));
+  buffer_owner_ = take_owners(blocks + 1);
+  block_serial_ = buffer_owner_;
+  first_block_owner_ = buffer_owner_ + 1;
+  last_block_owner_ = buffer_owner_ + blocks;
   static const auto segments = read_only_segments();
   constant_segments_ = segments;
   variables_ = device_variables();
@@ -251,6 +255,13 @@ void LaunchChecker::begin_block(unsigned linear) {
   releases_.clear();
   block_knowledge_.clear();
   block_linear_ = linear;
+  if (block_serial_ == last_block_owner_) {
+    // More blocks than owners taken: shared memory's words start afresh, and
+    // its owners are used again.
+    if (Word* shadow = shared_region_->shadow)
+      std::fill(shadow, shadow + shared_region_->shadow_bytes / sizeof(Word), Word{});
+    block_serial_ = first_block_owner_ - 1;
+  }
   ++block_serial_;
   interval_ = 0;
   epoch_ = epoch_of(block_linear_, interval_);
@@ -700,7 +711,7 @@ bool LaunchChecker::access(ThreadContext& thread, const Access& access) {
   if (access.write && access.lands) ++writes_;
   if (region->kind == RegionKind::buffer && !device_bytes(thread, *region, access)) return false;
 
-  const std::uint32_t owner = shared ? block_serial_ : 1;
+  const std::uint32_t owner = shared ? block_serial_ : buffer_owner_;
   const Later later{address, access.pc, access.write, access.strength};
   const std::uintptr_t offset = address & 3;
   if (!shared && offset + access.size <= 4) {  // one word of device memory, as most are: fewer steps
