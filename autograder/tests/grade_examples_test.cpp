@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "grading_harness.hpp"
 #include "os/process.hpp"
+#include "plots/reference_profile.hpp"
 #include "rooflab/backend.hpp"
 #include "rooflab/temp_folder_testing.hpp"
 #include "score/rubric.hpp"
@@ -174,6 +177,20 @@ TEST(GradeExamples, SolutionsEarnFullMarks) {
     EXPECT_NE(report.find("the reference's kernel of that name stands in for yours"), std::string::npos) << report;
   }
   EXPECT_NE(report.find(" (nvcc) |"), std::string::npos) << "no reference kernel with nvcc's count: " << report;
+  // The reference's profile runs, whole, are kept in the reference build for
+  // the gradings after this one (plots/reference_profile.hpp), each for its
+  // own binary and thread count.
+  const Manifest manifest = Manifest::load(ROOFLAB_MANIFEST);
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  for (const AssignmentInfo& info : manifest.assignments) {
+    const fs::path binary = Manifest::profile_binary(manifest.binary_dir, info);
+    if (!fs::exists(binary)) continue;
+    const fs::path kept = kept_profile_file(manifest, info);
+    ASSERT_TRUE(fs::exists(kept)) << info.name;
+    const auto profile = parse_kept_profile(text::read_file(kept), reference_profile_key(binary, cores));
+    ASSERT_TRUE(profile.has_value()) << kept << " is not this build's run";
+    EXPECT_FALSE(profile->output.empty()) << kept;
+  }
 }
 
 // Graded with --no-plots: the partial example's stubbed a06 and a07 show the

@@ -8,6 +8,7 @@
 #include "plots/curve_plots.hpp"
 #include "plots/kernel_plots.hpp"
 #include "plots/kernel_registers.hpp"
+#include "plots/reference_profile.hpp"
 #include "plots/scaling_plots.hpp"
 #include "rooflab/machine_load.hpp"
 #include "run/test_runner.hpp"
@@ -54,11 +55,11 @@ void add_scaling_plots(const Grading& grading, AssignmentResult& assignment, con
     if (!ran.succeeded()) assignment.plot_notes.push_back("your profile " + ran.describe(kProfileTimeout_s));
   }
   std::vector<std::string> ignored;
-  SpawnOptions reference_options;
-  reference_options.env = openmp_environment(cores);
-  const ProcessResult reference = run_process({Manifest::profile_binary(grading.manifest.binary_dir, info).string()},
-                                              scratch, scratch / (info.name + ".reference-profile.log"),
-                                              ProcessLimits::timeout(kProfileTimeout_s), reference_options);
+  const ReferenceProfile reference = reference_profile(grading, info, cores);
+  if (reference.kept)
+    assignment.plot_notes.push_back("the reference's side of these figures is its profile's run of " +
+                                    reference.ran_at +
+                                    " on this machine, with this reference build, kept from an earlier grading");
   const std::vector<ProfileRow> reference_rows = parse_profile(reference.output, ignored);
   if (!reference_rows.empty()) {
     const ScalingFigures figures =
