@@ -185,7 +185,7 @@ TEST(GradeExamples, SolutionsEarnFullMarks) {
   for (const AssignmentInfo& info : manifest.assignments) {
     const fs::path binary = Manifest::profile_binary(manifest.binary_dir, info);
     if (!fs::exists(binary)) continue;
-    const fs::path kept = kept_profile_file(manifest, info);
+    const fs::path kept = kept_profile_file(manifest, info, cores);
     ASSERT_TRUE(fs::exists(kept)) << info.name;
     const auto profile = parse_kept_profile(text::read_file(kept), reference_profile_key(binary, cores));
     ASSERT_TRUE(profile.has_value()) << kept << " is not this build's run";

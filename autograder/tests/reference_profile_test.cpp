@@ -27,6 +27,7 @@ TEST(ReferenceProfile, AKeptRunIsForOneBinaryAndThreadCount) {
   const std::string key = reference_profile_key(binary, 2);
   ASSERT_FALSE(key.empty());
   EXPECT_NE(key.find(binary.string()), std::string::npos);
+  EXPECT_NE(key.find(" on " + machine_name() + " "), std::string::npos) << "another machine's run is not this one's";
   EXPECT_EQ(reference_profile_key(binary, 2), key);
   EXPECT_NE(reference_profile_key(binary, 4), key) << "another thread count";
   write(binary, "a rebuilt reference, longer");

@@ -1,7 +1,9 @@
 #include "plots/reference_profile.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cctype>
 #include <ctime>
 #include <sstream>
 
@@ -27,11 +29,20 @@ std::string utc_now() {
 
 }  // namespace
 
+std::string machine_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0 || !name[0]) return "this-machine";
+  std::string safe;
+  for (const char* c = name; *c; ++c)
+    safe += std::isalnum(static_cast<unsigned char>(*c)) || *c == '-' || *c == '.' ? *c : '_';
+  return safe;
+}
+
 std::string reference_profile_key(const fs::path& binary, int cores) {
   struct stat info {};
   if (::stat(binary.c_str(), &info) != 0) return "";
   return binary.string() + " " + std::to_string(info.st_size) + " " + std::to_string(info.st_mtim.tv_sec) + "." +
-         std::to_string(info.st_mtim.tv_nsec) + " threads " + std::to_string(cores);
+         std::to_string(info.st_mtim.tv_nsec) + " on " + machine_name() + " threads " + std::to_string(cores);
 }
 
 std::string kept_profile_text(const std::string& key, const ReferenceProfile& profile) {
@@ -55,14 +66,15 @@ std::optional<ReferenceProfile> parse_kept_profile(const std::string& text, cons
   return profile;
 }
 
-fs::path kept_profile_file(const Manifest& manifest, const AssignmentInfo& info) {
-  return manifest.binary_dir / "grading_cache" / (info.name + ".reference-profile");
+fs::path kept_profile_file(const Manifest& manifest, const AssignmentInfo& info, int cores) {
+  return manifest.binary_dir / "grading_cache" /
+         (info.name + "." + machine_name() + "." + std::to_string(cores) + "-threads.reference-profile");
 }
 
 ReferenceProfile reference_profile(const Grading& grading, const AssignmentInfo& info, int cores) {
   const fs::path binary = Manifest::profile_binary(grading.manifest.binary_dir, info);
   const std::string key = reference_profile_key(binary, cores);
-  const fs::path kept_file = kept_profile_file(grading.manifest, info);
+  const fs::path kept_file = kept_profile_file(grading.manifest, info, cores);
   std::optional<ReferenceProfile> kept;
   if (!key.empty() && fs::exists(kept_file)) {
     try {
