@@ -211,7 +211,6 @@ LaunchChecker::LaunchChecker(const KernelCall& call, dim3 grid, dim3 block, std:
   const auto blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(grid.count(), kBlockOwnersPerLaunch));
   buffer_owner_ = take_owners(blocks + 1);
   block_serial_ = buffer_owner_;
-  first_block_owner_ = buffer_owner_ + 1;
   last_block_owner_ = buffer_owner_ + blocks;
   static const auto segments = read_only_segments();
   constant_segments_ = segments;
@@ -260,7 +259,7 @@ void LaunchChecker::begin_block(unsigned linear) {
     // its owners are used again.
     if (Word* shadow = shared_region_->shadow)
       std::fill(shadow, shadow + shared_region_->shadow_bytes / sizeof(Word), Word{});
-    block_serial_ = first_block_owner_ - 1;
+    block_serial_ = buffer_owner_;
   }
   ++block_serial_;
   interval_ = 0;

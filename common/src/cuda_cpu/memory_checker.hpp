@@ -252,8 +252,8 @@ class LaunchChecker {
   std::uint32_t block_linear_ = 0;
   // Owners of shadow words (shadow_pool.hpp), new in the process for each
   // launch: the device memory's words belong to the launch, shared memory's
-  // to one block (its serial, first_block_owner_ … last_block_owner_).
-  std::uint32_t buffer_owner_ = 0, first_block_owner_ = 0, last_block_owner_ = 0;
+  // to one block (its serial, buffer_owner_ + 1 … last_block_owner_).
+  std::uint32_t buffer_owner_ = 0, last_block_owner_ = 0;
   std::uint32_t block_serial_ = 0;
   std::uint32_t interval_ = 0;
   std::uint64_t epoch_ = 0;  // block_linear_ and interval_, as Stamp::epoch() has them

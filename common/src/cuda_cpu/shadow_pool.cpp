@@ -26,6 +26,13 @@ Pool& pool() {
 
 void unmap(const ShadowMapping& mapping) { munmap(mapping.address, mapping.bytes); }
 
+// Every kept mapping unmapped (the pool's lock held).
+void drop_kept(Pool& p) {
+  for (const ShadowMapping& mapping : p.kept) unmap(mapping);
+  p.kept.clear();
+  p.kept_bytes = 0;
+}
+
 }  // namespace
 
 ShadowMapping take_shadow(std::size_t bytes) {
@@ -45,9 +52,7 @@ ShadowMapping take_shadow(std::size_t bytes) {
       p.kept_bytes -= found.bytes;
       return found;
     }
-    for (const ShadowMapping& mapping : p.kept) unmap(mapping);
-    p.kept.clear();
-    p.kept_bytes = 0;
+    drop_kept(p);
   }
   void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mapped == MAP_FAILED) throw std::bad_alloc();
@@ -69,9 +74,7 @@ std::uint32_t take_owners(std::uint32_t count) {
   count = std::min(count, kLastOwner - 1);
   if (p.next_owner > kLastOwner - count) {
     // Every word of a kept mapping may hold any owner up to here: start afresh.
-    for (const ShadowMapping& mapping : p.kept) unmap(mapping);
-    p.kept.clear();
-    p.kept_bytes = 0;
+    drop_kept(p);
     p.next_owner = 1;
   }
   const std::uint32_t first = p.next_owner;
