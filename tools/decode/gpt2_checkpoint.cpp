@@ -111,15 +111,16 @@ LayerWeights read_layer(Weights& weights, const ModelConfig& c, std::int64_t l) 
   LayerWeights layer;
   layer.norm1_scale = weights.read(h + "ln_1.weight", {d});
   layer.norm1_shift = weights.read(h + "ln_1.bias", {d});
-  layer.qkv = weights.read(h + "attn.c_attn.weight", {d, width});
+  // Conv1D stores W as (in, out), row-major: x·W, as a06 computes it, in the tile order it holds it in.
+  layer.qkv = a06_kv_cache_decode::to_tiled(weights.read(h + "attn.c_attn.weight", {d, width}), d, width);
   layer.qkv_bias = weights.read(h + "attn.c_attn.bias", {width});
-  layer.out = weights.read(h + "attn.c_proj.weight", {d, d});
+  layer.out = a06_kv_cache_decode::to_tiled(weights.read(h + "attn.c_proj.weight", {d, d}), d, d);
   layer.out_bias = weights.read(h + "attn.c_proj.bias", {d});
   layer.norm2_scale = weights.read(h + "ln_2.weight", {d});
   layer.norm2_shift = weights.read(h + "ln_2.bias", {d});
-  layer.up = weights.read(h + "mlp.c_fc.weight", {d, c.d_ff});
+  layer.up = a06_kv_cache_decode::to_tiled(weights.read(h + "mlp.c_fc.weight", {d, c.d_ff}), d, c.d_ff);
   layer.up_bias = weights.read(h + "mlp.c_fc.bias", {c.d_ff});
-  layer.down = weights.read(h + "mlp.c_proj.weight", {c.d_ff, d});
+  layer.down = a06_kv_cache_decode::to_tiled(weights.read(h + "mlp.c_proj.weight", {c.d_ff, d}), c.d_ff, d);
   layer.down_bias = weights.read(h + "mlp.c_proj.bias", {d});
   return layer;
 }

@@ -70,12 +70,13 @@ TEST_P(BatchedStep, EverySequenceMatchesRecomputingItAlone) {
 
 INSTANTIATE_TEST_SUITE_P(Transformer, BatchedStep, ::testing::Values(1, 9, 17, 32, 40));
 
-// At batch 1 the linear layers split W's rows between the threads, each into
-// a partial sum of its own, and split the partials' sum by columns; the last
-// thread adds the columns that fill no whole vector. Odd thread counts split
-// the small model's 40 and 88 rows unevenly, into blocks shorter than the 8
-// rows the loop takes at a time, and (7 threads) leave some threads no
-// column of the sum at all.
+// At batch 1 the linear layers split W's blocks (weight_layout.hpp) between
+// the threads, each into a partial sum of its own, and split the partials'
+// sum by columns; the last thread adds the columns that fill no whole
+// vector. Odd thread counts split the small model's few blocks unevenly,
+// and (7 threads) leave some threads no block, or no column of the sum, at
+// all. (transformer_tiled_test.cpp holds wider shapes to a row-major
+// forward pass.)
 class ThreadCount : public ::testing::TestWithParam<int> {};
 
 TEST_P(ThreadCount, ABatchOfOneMatchesRecomputingItAlone) {

@@ -24,9 +24,11 @@
 #include <type_traits>
 
 #include "a06_kv_cache_decode/decode_attention.hpp"
+#include "a06_kv_cache_decode/weight_layout.hpp"
 #include "rooflab/call_counts.hpp"
 #include "rooflab/fast_exp.hpp"
 #include "weight_format.hpp"
+#include "weight_tiles.hpp"
 
 namespace a06_kv_cache_decode {
 namespace {
@@ -57,25 +59,17 @@ std::vector<float> normal(std::size_t count, std::mt19937_64& engine, float scal
   return values;
 }
 
-// One vector register of fp32 lanes: AVX-512's 16 where the target has it,
-// AVX's 8 or SSE's 4 elsewhere. GCC's vector extensions say which values live
-// in registers without intrinsics; the arithmetic on them compiles to FMA.
-#if defined(__AVX512F__)
-constexpr int kLanes = 16;
-constexpr int kTileRows = 8, kTileVectors = 3;  // a linear tile: 8 rows × 3 vectors = 24 accumulators of 32 registers
-#elif defined(__AVX__)
-constexpr int kLanes = 8;
-constexpr int kTileRows = 4, kTileVectors = 2;  // 4 rows × 2 vectors = 8 accumulators of 16 registers
-#else
-constexpr int kLanes = 4;
-constexpr int kTileRows = 4, kTileVectors = 2;
-#endif
+// The vector width and register tile of weight_tiles.hpp, which also fixes
+// the tile order the layers' matrices are held in. GCC's vector extensions
+// say which values live in registers without intrinsics; the arithmetic on
+// them compiles to FMA.
+using weight_tiles::ColumnTile;
+using weight_tiles::kChunkRows;
+using weight_tiles::kLanes;
+using weight_tiles::kTileRows;
+using weight_tiles::kTileVectors;
 typedef float Vec __attribute__((vector_size(kLanes * 4)));
 typedef std::int32_t IntVec __attribute__((vector_size(kLanes * 4)));
-// W's rows a tile sums over before its sums go back to y: loading and storing
-// the sums costs little beside 32 rows' multiply-adds, and this chunk's slice
-// of W and the next one's (prefetched, see linear_tile) fit in L2 together.
-constexpr std::int64_t kChunkRows = 32;
 
 Vec load(const float* p) {
   Vec v;
@@ -155,34 +149,43 @@ const typename E::Bits* held(const std::vector<float>& f32, const std::vector<st
 template <class E>
 struct LinearArgs {
   const float* x;             // (rows × in)
-  const typename E::Bits* w;  // (in × out)
+  const typename E::Bits* w;  // (in × out) in tile order (weight_tiles.hpp)
   float* y;                   // (rows × out), holding the bias and the sums so far
   std::int64_t rows, in, out;
+  std::vector<ColumnTile> tiles;  // W's column tiles
+  std::int64_t chunks;            // and its chunks of rows
+  const typename E::Bits* block(std::int64_t c, const ColumnTile& tile) const {
+    return w + weight_tiles::block_offset(in, out, c, tile);
+  }
 };
 
-// y[r0 … r0+R−1][j0 … j0+V·kLanes−1] += Σ_{p0 ≤ p < p1} x[r][p] · W[p][j]:
-// the R·V sums stay in registers, and each vector of W loaded is used R times.
-// Reading W in place (`in_place`), the batch's first tile also asks for the
-// same columns of the next chunk's rows (into L2): by the time the band comes
-// back to them, they have arrived, where the hardware prefetcher alone leaves
-// a batch of 8 waiting on memory.
-// W's rows p0 … p1−1 of the tile's columns are at w + (p − p0)·w_stride:
-// W itself (w_stride = out), or a copy of the chunk's slice (linear_columns' panel,
-// whose copying asked for the next chunk).
-template <int R, int V, class E, class W>
-void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t p1,
-                 const typename W::Bits* w_rows, std::int64_t w_stride, bool in_place) {
+// The cache lines of a later block that a row tile asks for while it works:
+// `per_row` of them at each of its rows of W, from `next` until `end`.
+struct Prefetch {
+  const char* next = nullptr;
+  const char* end = nullptr;
+  std::int64_t per_row = 0;
+};
+
+// y[r0 … r0+R−1][j0 … j0+V·kLanes−1] += Σ_{p0 ≤ p < p0+n} x[r][p] · W[p][j]:
+// the R·V sums stay in registers, and each vector of W loaded is used R
+// times. `block` holds W's n rows of these columns one after another (read
+// as W reads it: the model's block, or the fp32 panel linear_block widened
+// it into), and `ahead` spreads this tile's share of the prefetches over
+// its n rows, so that they never queue up at once.
+template <int R, int V, class W, class E>
+void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t n,
+                 const typename W::Bits* block, Prefetch ahead) {
   float* y = a.y + r0 * a.out + j0;
-  const float* x = a.x + r0 * a.in;
+  const float* x = a.x + r0 * a.in + p0;
   Vec sums[R][V];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < V; ++v) sums[r][v] = load(y + r * a.out + v * kLanes);
-  const std::int64_t prefetch_end = in_place && r0 == 0 ? std::min(p1, a.in - kChunkRows) : p0;
-  for (std::int64_t p = p0; p < p1; ++p) {
+  for (std::int64_t p = 0; p < n; ++p) {
     Vec w[V];
-    for (int v = 0; v < V; ++v) w[v] = W::vec(w_rows + (p - p0) * w_stride + v * kLanes);
-    if (p < prefetch_end)
-      for (int v = 0; v < V; ++v) __builtin_prefetch(a.w + (p + kChunkRows) * a.out + j0 + v * kLanes, 0, 2);
+    for (int v = 0; v < V; ++v) w[v] = W::vec(block + (p * V + v) * kLanes);
+    for (std::int64_t k = 0; k < ahead.per_row && ahead.next < ahead.end; ++k, ahead.next += 64)
+      __builtin_prefetch(ahead.next, 0, 2);
     for (int r = 0; r < R; ++r) {
       const float xr = x[r * a.in + p];
       for (int v = 0; v < V; ++v) sums[r][v] += xr * w[v];
@@ -195,144 +198,208 @@ void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::
 // linear_tile with R = rows, for the batch's last rows (fewer than kTileRows).
 template <int V, class W, int R = kTileRows, class E>
 void linear_tile_rows(int rows, const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0,
-                      std::int64_t p1, const typename W::Bits* w_rows, std::int64_t w_stride, bool in_place) {
+                      std::int64_t n, const typename W::Bits* block, Prefetch ahead) {
   if constexpr (R > 0) {
-    if (rows == R) return linear_tile<R, V, E, W>(a, r0, j0, p0, p1, w_rows, w_stride, in_place);
-    linear_tile_rows<V, W, R - 1>(rows, a, r0, j0, p0, p1, w_rows, w_stride, in_place);
+    if (rows == R) return linear_tile<R, V, W>(a, r0, j0, p0, n, block, ahead);
+    linear_tile_rows<V, W, R - 1>(rows, a, r0, j0, p0, n, block, ahead);
   }
 }
 
-// Every row of the batch for the V vectors of columns at j0 (W's slice stays in L1 across the batch).
-// Read by more than one row tile, the chunk's slice of W is first copied
-// (held in 16 bits: widened) into a contiguous fp32 panel on the stack
-// (6 KiB, in L1) that every row tile reads. In place, its 32 rows lie a
-// matrix row apart (3, 9 or 12 KiB in GPT-2), so their lines crowd into a
-// few of L1's 4 KiB-periodic sets; the panel's fill the sets in turn (at
-// batch 32, 4–25 % more tokens/s in fp32). Widening once also keeps the
-// 16-bit conversions off the FMA issue slots (docs/benchmarks.md).
+// Block (c, tile) of W, V vectors wide, against every row of the batch, one
+// row tile after another while the block is in L1; the row tiles share out
+// the prefetching of `ahead` (the block this thread takes kBlocksAhead
+// blocks later: nullptr for none), a cache line or a few per row of W.
+// Held in 16 bits and read by more than one row tile, the block is widened
+// once into an fp32 panel on the stack, which the row tiles then read: the
+// conversions stay off the FMA issue slots (docs/benchmarks.md).
 template <int V, class E>
-void linear_columns(const LinearArgs<E>& a, std::int64_t j0, std::int64_t p0, std::int64_t p1) {
+void linear_block(const LinearArgs<E>& a, std::int64_t c, const ColumnTile& tile, const char* ahead,
+                  std::int64_t ahead_bytes) {
   constexpr std::int64_t kWidth = V * kLanes;
-  if (a.rows > kTileRows) {
+  const std::int64_t n = weight_tiles::chunk_rows(a.in, c), p0 = c * kChunkRows;
+  const typename E::Bits* block = a.block(c, tile);
+  const std::int64_t row_tiles = (a.rows + kTileRows - 1) / kTileRows;
+  const std::int64_t lines = ahead ? (ahead_bytes + 63) / 64 : 0, share = (lines + row_tiles - 1) / row_tiles;
+  const auto prefetch = [&](std::int64_t i) {
+    const std::int64_t first = std::min(lines, i * share), last = std::min(lines, (i + 1) * share);
+    return Prefetch{ahead + first * 64, ahead + last * 64, (last - first + n - 1) / n};
+  };
+  const auto rows_of = [&](std::int64_t r0) {
+    return static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0));
+  };
+  if (!std::is_same_v<E, F32> && row_tiles > 1) {
     alignas(64) float panel[kChunkRows * kWidth];
-    const bool prefetch = p1 + kChunkRows <= a.in;
-    for (std::int64_t p = p0; p < p1; ++p)
-      for (int v = 0; v < V; ++v) {
-        store(panel + (p - p0) * kWidth + v * kLanes, E::vec(a.w + p * a.out + j0 + v * kLanes));
-        if (prefetch) __builtin_prefetch(a.w + (p + kChunkRows) * a.out + j0 + v * kLanes, 0, 2);
-      }
-    for (std::int64_t r0 = 0; r0 < a.rows; r0 += kTileRows)
-      linear_tile_rows<V, F32>(static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0)), a, r0, j0, p0, p1,
-                               panel, kWidth, false);
+    for (std::int64_t i = 0; i < n * V; ++i) store(panel + i * kLanes, E::vec(block + i * kLanes));
+    for (std::int64_t r0 = 0, i = 0; r0 < a.rows; r0 += kTileRows, ++i)
+      linear_tile_rows<V, F32>(rows_of(r0), a, r0, tile.start, p0, n, panel, prefetch(i));
     return;
   }
-  for (std::int64_t r0 = 0; r0 < a.rows; r0 += kTileRows)
-    linear_tile_rows<V, E>(static_cast<int>(std::min<std::int64_t>(kTileRows, a.rows - r0)), a, r0, j0, p0, p1,
-                           a.w + p0 * a.out + j0, a.out, true);
+  for (std::int64_t r0 = 0, i = 0; r0 < a.rows; r0 += kTileRows, ++i)
+    linear_tile_rows<V, E>(rows_of(r0), a, r0, tile.start, p0, n, block, prefetch(i));
 }
 
-// Columns [begin, end) of y (whole vectors), a chunk of W's rows at a time.
+// A block narrower than a vector (W's last out % kLanes columns), a column at a time.
 template <class E>
-void linear_band(const LinearArgs<E>& a, std::int64_t begin, std::int64_t end) {
-  constexpr std::int64_t kTileWidth = kTileVectors * kLanes;
-  for (std::int64_t p0 = 0; p0 < a.in; p0 += kChunkRows) {
-    const std::int64_t p1 = std::min(a.in, p0 + kChunkRows);
-    std::int64_t j = begin;
-    for (; j + kTileWidth <= end; j += kTileWidth) linear_columns<kTileVectors>(a, j, p0, p1);
-    for (; j + 2 * kLanes <= end; j += 2 * kLanes) linear_columns<2>(a, j, p0, p1);
-    for (; j < end; j += kLanes) linear_columns<1>(a, j, p0, p1);
-  }
-}
-
-// Columns [begin, out) that fill no whole vector, one at a time.
-template <class E>
-void linear_leftover_columns(const LinearArgs<E>& a, std::int64_t begin) {
+void linear_narrow_block(const LinearArgs<E>& a, std::int64_t c, const ColumnTile& tile) {
+  const std::int64_t n = weight_tiles::chunk_rows(a.in, c), p0 = c * kChunkRows;
+  const typename E::Bits* block = a.block(c, tile);
   for (std::int64_t r = 0; r < a.rows; ++r)
-    for (std::int64_t j = begin; j < a.out; ++j) {
-      float sum = a.y[r * a.out + j];
+    for (std::int64_t j = 0; j < tile.width; ++j) {
+      float sum = a.y[r * a.out + tile.start + j];
       // An explicit FMA: the same rounding whichever format E reads (a
       // compiler may contract a·b + c in one instantiation and not another).
-      for (std::int64_t p = 0; p < a.in; ++p) sum = std::fma(a.x[r * a.in + p], E::one(a.w + p * a.out + j), sum);
-      a.y[r * a.out + j] = sum;
+      for (std::int64_t p = 0; p < n; ++p)
+        sum = std::fma(a.x[r * a.in + p0 + p], E::one(block + p * tile.width + j), sum);
+      a.y[r * a.out + tile.start + j] = sum;
     }
 }
 
-// W's rows that linear_stream applies together: one load and one store of a
-// partial sum per kStreamRows multiply-adds.
-constexpr std::int64_t kStreamRows = 8;
+// How many blocks ahead of the one in use a thread asks for: enough that a
+// block has arrived when its turn comes, few enough that the blocks in
+// flight still fit in L2 beside the one in use.
+constexpr std::int64_t kBlocksAhead = 3;
 
-// y[0 … whole) += x · W for one row x: thread t reads rows [p_t, p_t+1) of W,
-// one contiguous block, start to end, into a partial y of its own (`whole`
-// floats, 12 KiB at GPT-2's widest: in L1); after a barrier each thread adds
-// every partial into its band of y. A batch of one does a multiply-add per
-// weight, so the layer is a pass over W at the speed memory delivers it, and
-// a single sequential stream per core is what the hardware prefetcher follows
-// best. The column bands of the batched path split every row of W between
-// the threads and keep 32 rows in flight on each, which at batch 1 was
-// measurably slower (docs/benchmarks.md).
+// Tiles [first, last) of W, chunk by chunk: each block once, applied to the
+// whole batch. The blocks come in the order this thread reads them, and
+// each one prefetches the block kBlocksAhead places further in that order.
 template <class E>
-void linear_stream(const LinearArgs<E>& a, std::int64_t whole, float* partials, int t, int count) {
-  // Locals, not a's fields: store() is a memcpy, which may alias anything,
-  // and would make the compiler reload W's address and stride at every store.
-  const float* x = a.x;
-  const typename E::Bits* w = a.w;
-  const std::int64_t out = a.out, p1 = a.in * (t + 1) / count;
-  float* partial = partials + t * whole;
-  std::fill(partial, partial + whole, 0.0f);
-  std::int64_t p = a.in * t / count;
-  for (; p + kStreamRows <= p1; p += kStreamRows) {
-    float xs[kStreamRows];
-    std::copy(x + p, x + p + kStreamRows, xs);  // in registers, for the same reason
-    for (std::int64_t j = 0; j < whole; j += kLanes) {
-      Vec sum = load(partial + j);
-      for (std::int64_t u = 0; u < kStreamRows; ++u) sum += xs[u] * E::vec(w + (p + u) * out + j);
-      store(partial + j, sum);
+void linear_band(const LinearArgs<E>& a, std::int64_t first, std::int64_t last) {
+  const std::int64_t band = last - first, blocks = band * a.chunks;
+  for (std::int64_t k = 0; k < blocks; ++k) {
+    const std::int64_t c = k / band;
+    const ColumnTile& tile = a.tiles[static_cast<std::size_t>(first + k % band)];
+    const char* ahead = nullptr;
+    std::int64_t ahead_bytes = 0;
+    if (k + kBlocksAhead < blocks) {
+      const std::int64_t c_ahead = (k + kBlocksAhead) / band;
+      const ColumnTile& later = a.tiles[static_cast<std::size_t>(first + (k + kBlocksAhead) % band)];
+      ahead = reinterpret_cast<const char*>(a.block(c_ahead, later));
+      ahead_bytes =
+          weight_tiles::chunk_rows(a.in, c_ahead) * later.width * static_cast<std::int64_t>(sizeof(typename E::Bits));
+    }
+    switch (tile.width / kLanes) {
+      case 3:
+        if constexpr (kTileVectors >= 3) linear_block<3>(a, c, tile, ahead, ahead_bytes);
+        break;
+      case 2:
+        linear_block<2>(a, c, tile, ahead, ahead_bytes);
+        break;
+      case 1:
+        linear_block<1>(a, c, tile, ahead, ahead_bytes);
+        break;
+      default:
+        linear_narrow_block(a, c, tile);
     }
   }
-  for (; p < p1; ++p)
-    for (std::int64_t j = 0; j < whole; j += kLanes)
-      store(partial + j, load(partial + j) + x[p] * E::vec(w + p * out + j));
+}
+
+// partial[0 … V·kLanes) += Σ_{p<n} x[p] · block[p][·] for one row x: the
+// block's n rows, one contiguous run, summed in registers.
+// Blocks that a batch of one reads side by side: a row of each at a time,
+// so that the hardware prefetcher follows that many streams at once (one
+// stream per core left this Xeon's memory idle: docs/benchmarks.md). Their
+// sums take G·kTileVectors of the registers: 24 of AVX-512's 32, 8 of AVX's 16.
+constexpr int kStreamGroup = kLanes == 16 ? 8 : 4;
+
+// partial[0 … G·V·kLanes) += Σ_{p<n} x[p] · W[p][·] for one row x over G
+// adjacent blocks of one chunk (V vectors wide each, n rows, the first at
+// `first`): the G·V sums in registers.
+template <int G, int V, class E>
+void stream_blocks(const float* x, const typename E::Bits* first, std::int64_t n, float* partial) {
+  Vec sums[G][V] = {};
+  for (std::int64_t p = 0; p < n; ++p)
+    for (int g = 0; g < G; ++g)
+      for (int v = 0; v < V; ++v) sums[g][v] += x[p] * E::vec(first + (g * n * V + p * V + v) * kLanes);
+  for (int g = 0; g < G; ++g)
+    for (int v = 0; v < V; ++v)
+      store(partial + (g * V + v) * kLanes, load(partial + (g * V + v) * kLanes) + sums[g][v]);
+}
+
+// y[0 … out) += x · W for one row x: thread t reads blocks [b_t, b_t+1) of
+// W, a contiguous run of memory, into a partial y of its own (`out` floats,
+// 12 KiB at GPT-2's widest: in L1); after a barrier each thread adds every
+// partial into its share of y. A batch of one does a multiply-add per
+// weight, so the layer is a pass over W at the speed memory delivers it.
+// The run goes kStreamGroup blocks of a chunk side by side where they are
+// whole tiles, which keeps as many hardware prefetch streams busy; the
+// column bands of the batched path, with each thread's software prefetches,
+// were slower at batch 1 (docs/benchmarks.md).
+template <class E>
+void linear_stream(const LinearArgs<E>& a, float* partials, int t, int count) {
+  float* partial = partials + t * a.out;
+  std::fill(partial, partial + a.out, 0.0f);
+  const auto width = static_cast<std::int64_t>(a.tiles.size()), blocks = width * a.chunks;
+  const std::int64_t end = blocks * (t + 1) / count;
+  for (std::int64_t k = blocks * t / count; k < end;) {
+    const std::int64_t c = k / width, n = weight_tiles::chunk_rows(a.in, c), i = k % width;
+    const ColumnTile& tile = a.tiles[static_cast<std::size_t>(i)];
+    const float* x = a.x + c * kChunkRows;
+    const typename E::Bits* block = a.block(c, tile);
+    // The group's blocks are whole tiles if its last one is: the narrower tiles come last.
+    if (k + kStreamGroup <= end && i + kStreamGroup <= width &&
+        a.tiles[static_cast<std::size_t>(i + kStreamGroup - 1)].width == kTileVectors * kLanes) {
+      stream_blocks<kStreamGroup, kTileVectors, E>(x, block, n, partial + tile.start);
+      k += kStreamGroup;
+      continue;
+    }
+    ++k;
+    switch (tile.width / kLanes) {
+      case 3:
+        if constexpr (kTileVectors >= 3) stream_blocks<1, 3, E>(x, block, n, partial + tile.start);
+        break;
+      case 2:
+        stream_blocks<1, 2, E>(x, block, n, partial + tile.start);
+        break;
+      case 1:
+        stream_blocks<1, 1, E>(x, block, n, partial + tile.start);
+        break;
+      default:
+        for (std::int64_t j = 0; j < tile.width; ++j) {
+          float sum = partial[tile.start + j];
+          for (std::int64_t p = 0; p < n; ++p) sum = std::fma(x[p], E::one(block + p * tile.width + j), sum);
+          partial[tile.start + j] = sum;
+        }
+    }
+  }
 #pragma omp barrier
-  const std::int64_t vectors = whole / kLanes;
+  // Each thread its share of y's vectors; the last one also the columns that fill no vector.
+  const std::int64_t vectors = a.out / kLanes;
   for (std::int64_t j = vectors * t / count * kLanes; j < vectors * (t + 1) / count * kLanes; j += kLanes) {
     Vec sum = load(a.y + j);
-    for (int u = 0; u < count; ++u) sum += load(partials + u * whole + j);
+    for (int u = 0; u < count; ++u) sum += load(partials + u * a.out + j);
     store(a.y + j, sum);
   }
+  if (t == count - 1)
+    for (std::int64_t j = vectors * kLanes; j < a.out; ++j)
+      for (int u = 0; u < count; ++u) a.y[j] += partials[u * a.out + j];
 }
 
-// y (rows × out) = x (rows × in) · W (in × out) + b. One row: linear_stream.
-// More: each thread owns a band of y's columns and reads only that band of W,
-// once per step whatever the batch; register tiles apply each vector of W to
-// up to kTileRows rows, so a batch of 8 or 32 does its arithmetic at FMA
-// speed rather than waiting on a load and a store of a partial sum per
-// multiply-add.
+// y (rows × out) = x (rows × in) · W + b, W (in × out) in tile order. One
+// row: linear_stream. More: each thread owns a band of W's column tiles and
+// reads only their blocks, once per step whatever the batch; register tiles
+// apply each vector of W to up to kTileRows rows, so a batch of 8 or 32 does
+// its arithmetic at FMA speed rather than waiting on a load and a store of a
+// partial sum per multiply-add.
 template <class E>
 void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, const std::vector<float>& b,
                std::int64_t in, std::int64_t out, float* y) {
+  if (rows == 0) return;  // every sequence sat the step out
   for (std::int64_t r = 0; r < rows; ++r) std::copy(b.begin(), b.end(), y + r * out);
-  const LinearArgs<E> args{x, w, y, rows, in, out};
-  const std::int64_t vectors = out / kLanes;
+  const LinearArgs<E> args{x, w, y, rows, in, out, weight_tiles::column_tiles(out), weight_tiles::chunks(in)};
   if (rows == 1) {
     // Not zeroed here: each thread zeroes its own partial, in its own cache.
-    const std::unique_ptr<float[]> partials(
-        new float[static_cast<std::size_t>(omp_get_max_threads() * vectors * kLanes)]);
+    const std::unique_ptr<float[]> partials(new float[static_cast<std::size_t>(omp_get_max_threads() * out)]);
 #pragma omp parallel
-    {
-      const int t = omp_get_thread_num(), count = omp_get_num_threads();
-      linear_stream(args, vectors * kLanes, partials.get(), t, count);
-      if (t == count - 1) linear_leftover_columns(args, vectors * kLanes);
-    }
+    linear_stream(args, partials.get(), omp_get_thread_num(), omp_get_num_threads());
     return;
   }
+  const auto tiles = static_cast<std::int64_t>(args.tiles.size());
 #pragma omp parallel
   {
     const int t = omp_get_thread_num(), count = omp_get_num_threads();
-    linear_band(args, vectors * t / count * kLanes, vectors * (t + 1) / count * kLanes);
-    if (t == count - 1) linear_leftover_columns(args, vectors * kLanes);
+    linear_band(args, tiles * t / count, tiles * (t + 1) / count);
   }
 }
-
 // A layer's matrix in the model's format: the fp32 vector, or its 16 bits.
 void linear(const Model& model, const float* x, std::int64_t rows, const std::vector<float>& w32,
             const std::vector<std::uint16_t>& w16, const std::vector<float>& b, std::int64_t in, std::int64_t out,
@@ -483,13 +550,23 @@ template <int K, class E>
 void head_group(const HeadArgs<E>& a, const float* ht, std::int64_t g0, std::int64_t v0) {
   Vec acc[K][kHeadVectors] = {};
   const bool prefetch = g0 == 0 && v0 + 2 * K <= a.vocab;
+  // Held in 16 bits, E's next kLanes values of each row are widened a vector
+  // at a time into `widened` (in L1), which the broadcasts then read: one
+  // conversion per kLanes values, not one per value.
+  constexpr bool kWiden = !std::is_same_v<E, F32>;
+  alignas(64) float widened[K * kLanes];
+  const std::int64_t whole = kWiden ? a.d / kLanes * kLanes : 0;
   for (std::int64_t i = 0; i < a.d; ++i) {
     Vec h[kHeadVectors];
     for (int v = 0; v < kHeadVectors; ++v) h[v] = load(ht + i * kHeadGroup + v * kLanes);
-    if (prefetch && i % kLanes == 0)
-      for (int k = 0; k < K; ++k) __builtin_prefetch(a.e + (v0 + K + k) * a.d + i);
+    if (i % kLanes == 0) {
+      if (prefetch)
+        for (int k = 0; k < K; ++k) __builtin_prefetch(a.e + (v0 + K + k) * a.d + i);
+      if (i < whole)
+        for (int k = 0; k < K; ++k) store(widened + k * kLanes, E::vec(a.e + (v0 + k) * a.d + i));
+    }
     for (int k = 0; k < K; ++k) {
-      const float e = E::one(a.e + (v0 + k) * a.d + i);
+      const float e = i < whole ? widened[k * kLanes + i % kLanes] : E::one(a.e + (v0 + k) * a.d + i);
       for (int v = 0; v < kHeadVectors; ++v) acc[k][v] += e * h[v];
     }
   }
@@ -627,15 +704,16 @@ Model random_model(const ModelConfig& config, std::uint64_t seed) {
     LayerWeights layer;
     layer.norm1_scale = ones;
     layer.norm1_shift = zeros(d);
-    layer.qkv = normal(static_cast<std::size_t>(d * width), engine);
+    // Drawn row-major, then put in tile order: the same model on every machine, whatever its vector width.
+    layer.qkv = to_tiled(normal(static_cast<std::size_t>(d * width), engine), d, width);
     layer.qkv_bias = zeros(width);
-    layer.out = normal(static_cast<std::size_t>(d * d), engine);
+    layer.out = to_tiled(normal(static_cast<std::size_t>(d * d), engine), d, d);
     layer.out_bias = zeros(d);
     layer.norm2_scale = ones;
     layer.norm2_shift = zeros(d);
-    layer.up = normal(static_cast<std::size_t>(d * config.d_ff), engine);
+    layer.up = to_tiled(normal(static_cast<std::size_t>(d * config.d_ff), engine), d, config.d_ff);
     layer.up_bias = zeros(config.d_ff);
-    layer.down = normal(static_cast<std::size_t>(config.d_ff * d), engine);
+    layer.down = to_tiled(normal(static_cast<std::size_t>(config.d_ff * d), engine), config.d_ff, d);
     layer.down_bias = zeros(d);
     model.layers.push_back(std::move(layer));
   }

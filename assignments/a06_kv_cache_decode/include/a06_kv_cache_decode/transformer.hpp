@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "a06_kv_cache_decode/kv_cache.hpp"
+#include "a06_kv_cache_decode/weight_layout.hpp"
 
 namespace a06_kv_cache_decode {
 
@@ -32,13 +33,16 @@ struct ModelConfig {
 // widens exactly: the logits do not change.
 enum class WeightFormat : std::int32_t { f32 = 0, f16 = 1, bf16 = 2 };
 
+// The four matrices (y = x·W + bias) are held in tile order, block by block
+// as the decode kernels read them (weight_layout.hpp: to_tiled and
+// to_row_major convert, tiled_index finds one element); the rest row-major.
 struct LayerWeights {
   std::vector<float> norm1_scale, norm1_shift;  // (d_model)
-  std::vector<float> qkv, qkv_bias;             // (d_model, d_model + 2·kv_heads·head_dim), x·W
-  std::vector<float> out, out_bias;             // (d_model, d_model)
+  std::vector<float> qkv, qkv_bias;             // (d_model, d_model + 2·kv_heads·head_dim), tiled
+  std::vector<float> out, out_bias;             // (d_model, d_model), tiled
   std::vector<float> norm2_scale, norm2_shift;  // (d_model)
-  std::vector<float> up, up_bias;               // (d_model, d_ff)
-  std::vector<float> down, down_bias;           // (d_ff, d_model)
+  std::vector<float> up, up_bias;               // (d_model, d_ff), tiled
+  std::vector<float> down, down_bias;           // (d_ff, d_model), tiled
   // With Model::format f16 or bf16: qkv, out, up and down as 16-bit values,
   // the float vectors above then empty (biases and norms stay fp32).
   std::vector<std::uint16_t> qkv_16, out_16, up_16, down_16;
