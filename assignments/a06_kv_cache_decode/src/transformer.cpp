@@ -238,20 +238,39 @@ void linear_block(const LinearArgs<E>& a, std::int64_t c, const ColumnTile& tile
     linear_tile_rows<V, E>(rows_of(r0), a, r0, tile.start, p0, n, block, prefetch(i));
 }
 
-// A block narrower than a vector (W's last out % kLanes columns), a column at a time.
+// y[r][j] += Σ_{p<n} x[r][p] · block[p][j] for `rows` rows (x and y `stride`
+// floats apart) and a block narrower than a vector (W's last out % kLanes
+// columns), a column at a time: the batched path's y, or a batch of one's
+// partial.
 template <class E>
-void linear_narrow_block(const LinearArgs<E>& a, std::int64_t c, const ColumnTile& tile) {
-  const std::int64_t n = weight_tiles::chunk_rows(a.in, c), p0 = c * kChunkRows;
-  const typename E::Bits* block = a.block(c, tile);
-  for (std::int64_t r = 0; r < a.rows; ++r)
-    for (std::int64_t j = 0; j < tile.width; ++j) {
-      float sum = a.y[r * a.out + tile.start + j];
+void narrow_block(const float* x, std::int64_t x_stride, const typename E::Bits* block, std::int64_t n,
+                  std::int64_t width, std::int64_t rows, float* y, std::int64_t y_stride) {
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < width; ++j) {
+      float sum = y[r * y_stride + j];
       // An explicit FMA: the same rounding whichever format E reads (a
       // compiler may contract a·b + c in one instantiation and not another).
-      for (std::int64_t p = 0; p < n; ++p)
-        sum = std::fma(a.x[r * a.in + p0 + p], E::one(block + p * tile.width + j), sum);
-      a.y[r * a.out + tile.start + j] = sum;
+      for (std::int64_t p = 0; p < n; ++p) sum = std::fma(x[r * x_stride + p], E::one(block + p * width + j), sum);
+      y[r * y_stride + j] = sum;
     }
+}
+
+// whole(std::integral_constant<int, V>{}) for a tile V whole vectors wide,
+// narrow() for one narrower than a vector: the one place a tile's width
+// picks its kernel.
+template <class Whole, class Narrow>
+void by_tile_width(const ColumnTile& tile, Whole whole, Narrow narrow) {
+  switch (tile.width / kLanes) {
+    case 3:
+      if constexpr (kTileVectors >= 3) whole(std::integral_constant<int, 3>{});
+      return;
+    case 2:
+      return whole(std::integral_constant<int, 2>{});
+    case 1:
+      return whole(std::integral_constant<int, 1>{});
+    default:
+      return narrow();
+  }
 }
 
 // How many blocks ahead of the one in use a thread asks for: enough that a
@@ -277,24 +296,15 @@ void linear_band(const LinearArgs<E>& a, std::int64_t first, std::int64_t last) 
       ahead_bytes =
           weight_tiles::chunk_rows(a.in, c_ahead) * later.width * static_cast<std::int64_t>(sizeof(typename E::Bits));
     }
-    switch (tile.width / kLanes) {
-      case 3:
-        if constexpr (kTileVectors >= 3) linear_block<3>(a, c, tile, ahead, ahead_bytes);
-        break;
-      case 2:
-        linear_block<2>(a, c, tile, ahead, ahead_bytes);
-        break;
-      case 1:
-        linear_block<1>(a, c, tile, ahead, ahead_bytes);
-        break;
-      default:
-        linear_narrow_block(a, c, tile);
-    }
+    by_tile_width(
+        tile, [&](auto vectors) { linear_block<decltype(vectors)::value>(a, c, tile, ahead, ahead_bytes); },
+        [&] {
+          narrow_block<E>(a.x + c * kChunkRows, a.in, a.block(c, tile), weight_tiles::chunk_rows(a.in, c), tile.width,
+                          a.rows, a.y + tile.start, a.out);
+        });
   }
 }
 
-// partial[0 … V·kLanes) += Σ_{p<n} x[p] · block[p][·] for one row x: the
-// block's n rows, one contiguous run, summed in registers.
 // Blocks that a batch of one reads side by side: a row of each at a time,
 // so that the hardware prefetcher follows that many streams at once (one
 // stream per core left this Xeon's memory idle: docs/benchmarks.md). Their
@@ -343,23 +353,9 @@ void linear_stream(const LinearArgs<E>& a, float* partials, int t, int count) {
       continue;
     }
     ++k;
-    switch (tile.width / kLanes) {
-      case 3:
-        if constexpr (kTileVectors >= 3) stream_blocks<1, 3, E>(x, block, n, partial + tile.start);
-        break;
-      case 2:
-        stream_blocks<1, 2, E>(x, block, n, partial + tile.start);
-        break;
-      case 1:
-        stream_blocks<1, 1, E>(x, block, n, partial + tile.start);
-        break;
-      default:
-        for (std::int64_t j = 0; j < tile.width; ++j) {
-          float sum = partial[tile.start + j];
-          for (std::int64_t p = 0; p < n; ++p) sum = std::fma(x[p], E::one(block + p * tile.width + j), sum);
-          partial[tile.start + j] = sum;
-        }
-    }
+    by_tile_width(
+        tile, [&](auto vectors) { stream_blocks<1, decltype(vectors)::value, E>(x, block, n, partial + tile.start); },
+        [&] { narrow_block<E>(x, 0, block, n, tile.width, 1, partial + tile.start, 0); });
   }
 #pragma omp barrier
   // Each thread its share of y's vectors; the last one also the columns that fill no vector.
@@ -400,6 +396,7 @@ void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, con
     linear_band(args, tiles * t / count, tiles * (t + 1) / count);
   }
 }
+
 // A layer's matrix in the model's format: the fp32 vector, or its 16 bits.
 void linear(const Model& model, const float* x, std::int64_t rows, const std::vector<float>& w32,
             const std::vector<std::uint16_t>& w16, const std::vector<float>& b, std::int64_t in, std::int64_t out,
