@@ -103,6 +103,11 @@ run_all() {  # PHASE: stubs | solved
 }
 
 run_all stubs
+# The tools compile from the same text here as in the reference build, so the
+# compiler cache serves them: generate.cpp includes the most labs' headers
+# (tools/CMakeLists.txt's lab_headers links).
+python3 "$(dirname "$0")/same_preprocessed_text.py" tools/cli/generate.cpp "$source_dir" "$(dirname "$rooflab")" \
+  "$repo" "$repo/build/student" || fail "the student build compiles the tools from other text than the reference build"
 python3 "$(dirname "$0")/classroom_workflow_check.py" "$repo" "$source_dir/solutions" stubs ||
   fail "GitHub Classroom's workflow on the stubs"
 
