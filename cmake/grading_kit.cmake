@@ -16,7 +16,15 @@
 #       The objects of <name> for use as sources: $<TARGET_OBJECTS:<name>> in a
 #       reference build, the kit's copies in a grading build.
 #   rooflab_write_grading_kit()
-#       Called once at the end of configuration: the target that fills the kit.
+#       Called once at the end of configuration: the target that fills the kit,
+#       and the kit's configure cache (below).
+#
+# The configure cache, <build>/grading_kit/configure_cache.cmake: the compiler
+# and the results of the checks this configuration ran (OpenMP's flags and
+# libraries, -march=native, the C library's pthreads), for `cmake -C`. A
+# grading's configure then compiles no test programs for them: half of its
+# second, on every grading. The answers are this machine's and this compiler's,
+# which are the grading build's too (it links the kit's objects, compiled here).
 
 if(ROOFLAB_GRADING_KIT_DIR AND ROOFLAB_BUILD_TOOLS)
   message(FATAL_ERROR "ROOFLAB_GRADING_KIT_DIR is for grading builds, which set ROOFLAB_BUILD_TOOLS=OFF")
@@ -74,4 +82,22 @@ function(rooflab_write_grading_kit)
     list(APPEND stamps "${stamp}")
   endforeach()
   add_custom_target(rooflab_grading_kit ALL DEPENDS ${stamps})
+  rooflab_write_configure_cache("${kit}/configure_cache.cmake")
+endfunction()
+
+function(rooflab_write_configure_cache file)
+  set(text "# Written by the reference build's configure (cmake/grading_kit.cmake): its compiler and\n")
+  string(APPEND text "# check results, for a grading build's `cmake -C`.\n")
+  string(APPEND text "set(CMAKE_CXX_COMPILER \"${CMAKE_CXX_COMPILER}\" CACHE FILEPATH \"\")\n")
+  set(checks ROOFLAB_HAS_MARCH_NATIVE CMAKE_HAVE_LIBC_PTHREAD OpenMP_CXX_FLAGS OpenMP_CXX_LIB_NAMES
+             OpenMP_CXX_SPEC_DATE)
+  foreach(library IN LISTS OpenMP_CXX_LIB_NAMES)
+    list(APPEND checks "OpenMP_${library}_LIBRARY")
+  endforeach()
+  foreach(check IN LISTS checks)
+    if(DEFINED CACHE{${check}})
+      string(APPEND text "set(${check} \"$CACHE{${check}}\" CACHE INTERNAL \"\")\n")
+    endif()
+  endforeach()
+  file(CONFIGURE OUTPUT "${file}" CONTENT "${text}" @ONLY)  # rewritten only when it changes
 endfunction()

@@ -334,6 +334,11 @@ TEST(GradeExamples, CompileErrorZeroesTheAssignmentWithCompilerMessages) {
   EXPECT_NE(report.find("memory.cpp"), std::string::npos);
   EXPECT_NE(report.find("error"), std::string::npos);
   EXPECT_NE(report.find("not submitted: src/roofline.cpp"), std::string::npos);
+  // Its configure took the reference build's compiler and check results
+  // (grading_kit/configure_cache.cmake) and compiled no test program for them.
+  const std::string configure = text::read_file(kScratch / "broken-report" / "logs" / "configure.log");
+  EXPECT_NE(configure.find("configure_cache.cmake"), std::string::npos) << configure;
+  EXPECT_EQ(configure.find("Performing Test"), std::string::npos) << configure;
 }
 
 TEST(GradeExamples, NeverOverwritesAnEarlierReportSilently) {

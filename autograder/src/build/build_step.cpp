@@ -59,14 +59,18 @@ ProcessResult configure_staged_course(const Grading& grading, const StagedSubmis
             << (grading.cpu.available() ? grading.cpu.mechanism() : "shared by process: " + grading.cpu.why_not())
             << ")\n";
   grading.sandbox.hand_over(tree.dir);
-  return run_build_step(grading, tree,
-                        {"cmake", "-S", staged.root.string(), "-B", tree.dir.string(), "-DCMAKE_BUILD_TYPE=Release",
-                         "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
-                         "-DROOFLAB_GRADING_KIT_DIR=" + (staged.root / "kit").string(),
-                         "-DThrust_DIR=" + grading.manifest.thrust_dir.string(), "-DROOFLAB_BUILD_TOOLS=OFF",
-                         std::string("-DROOFLAB_ENABLE_CUDA=") + (tree.gpu ? "ON" : "OFF"),
-                         std::string("-DROOFLAB_CUDA_KERNELS=") + (tree.gpu ? "gpu" : "cpu")},
-                        tree.gpu ? "configure-gpu" : "configure", kConfigureTimeout_s);
+  std::vector<std::string> argv{"cmake"};
+  // The reference build's compiler and check results (cmake/grading_kit.cmake):
+  // the configure compiles no test programs for them.
+  if (const fs::path cache = staged.root / "kit" / "configure_cache.cmake"; fs::exists(cache))
+    argv.insert(argv.end(), {"-C", cache.string()});
+  argv.insert(argv.end(), {"-S", staged.root.string(), "-B", tree.dir.string(), "-DCMAKE_BUILD_TYPE=Release",
+                           "-DROOFLAB_COURSE_DIR=" + (staged.root / "assignments").string(),
+                           "-DROOFLAB_GRADING_KIT_DIR=" + (staged.root / "kit").string(),
+                           "-DThrust_DIR=" + grading.manifest.thrust_dir.string(), "-DROOFLAB_BUILD_TOOLS=OFF",
+                           std::string("-DROOFLAB_ENABLE_CUDA=") + (tree.gpu ? "ON" : "OFF"),
+                           std::string("-DROOFLAB_CUDA_KERNELS=") + (tree.gpu ? "gpu" : "cpu")});
+  return run_build_step(grading, tree, argv, tree.gpu ? "configure-gpu" : "configure", kConfigureTimeout_s);
 }
 
 std::vector<std::string> rejected_symbols(const Grading& grading, const AssignmentInfo& info) {
