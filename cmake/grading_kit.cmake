@@ -86,6 +86,17 @@ function(rooflab_write_grading_kit)
 endfunction()
 
 function(rooflab_write_configure_cache file)
+  # A compiler reached through a caching wrapper's link (ccache's
+  # /usr/lib/ccache/c++ first on PATH, say) is never handed to a grading,
+  # which compiles without a cache: one submission must not read another's
+  # objects. Such a kit has no configure cache, and the grading's configure
+  # finds its own compiler and runs its own checks, as before.
+  file(REAL_PATH "${CMAKE_CXX_COMPILER}" real_compiler)
+  get_filename_component(compiler_name "${real_compiler}" NAME)
+  if(compiler_name MATCHES "ccache|sccache|distcc|icecc")
+    file(REMOVE "${file}")
+    return()
+  endif()
   set(text "# Written by the reference build's configure (cmake/grading_kit.cmake): its compiler and\n")
   string(APPEND text "# check results, for a grading build's `cmake -C`.\n")
   string(APPEND text "set(CMAKE_CXX_COMPILER \"${CMAKE_CXX_COMPILER}\" CACHE FILEPATH \"\")\n")
