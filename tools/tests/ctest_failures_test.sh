@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/ctest_failures.sh on a ctest log of three tests: it names the failed
-# one with the lines of its GoogleTest failure, and nothing of the passed or
-# skipped ones; a failed test whose output names no failure shows its last lines.
+# one with the lines of its GoogleTest failure, and nothing of the passed one;
+# a failed test whose output names no failure shows its last lines.
 # usage: ctest_failures_test.sh SOURCE_DIR WORK_DIR
 set -uo pipefail
 source_dir=$1 work=$2

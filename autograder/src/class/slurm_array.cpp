@@ -129,13 +129,11 @@ std::vector<Outcome> grade_on_slurm(const std::vector<RosterEntry>& roster, cons
   });
   Progress progress(roster.size(), workers);
   std::vector<bool> reported(roster.size(), false);
-  std::size_t reported_count = 0;
   const auto report_new = [&] {
     for (std::size_t i = 0; i < roster.size(); ++i) {
       if (reported[i]) continue;
       if (const auto outcome = read_outcome(options.out, roster[i])) {
         reported[i] = true;
-        ++reported_count;
         progress.finished(*outcome);
       }
     }
@@ -143,7 +141,7 @@ std::vector<Outcome> grade_on_slurm(const std::vector<RosterEntry>& roster, cons
   bool every_outcome_in = false;
   while (!finished) {
     report_new();
-    if (reported_count == roster.size()) {
+    if (std::find(reported.begin(), reported.end(), false) == reported.end()) {
       every_outcome_in = true;
       ::kill(-child.pid, SIGTERM);  // its own process group (spawn_process); reaped by the waiter
       break;
