@@ -55,6 +55,19 @@ ModelConfig model_config(const TransformerConfig& shape) {
   return config;
 }
 
+// The index of row's largest value, the first on a tie, as std::max_element
+// gives it: the maximum in vector lanes first, then the first place that
+// holds it. (std::max_element compares one value at a time: at batch 32 and
+// GPT-2's vocabulary, 1.6 M comparisons a step, about 4 % of the step's time.)
+std::int64_t argmax(const float* row, std::int64_t n) {
+  float top = row[0];
+#pragma omp simd reduction(max : top)
+  for (std::int64_t i = 0; i < n; ++i) top = std::max(top, row[i]);
+  for (std::int64_t i = 0; i < n; ++i)
+    if (row[i] == top) return i;
+  return 0;  // no value equals the maximum: row holds a NaN; std::max_element would not answer better
+}
+
 // Seconds of flags.tokens greedy decode steps for `batch` sequences, after an
 // untimed prompt of flags.prompt tokens (token (17·t + 5·s) mod vocab at
 // position t of sequence s, as hf_decode.py feeds Hugging Face's model).
@@ -70,10 +83,10 @@ double decode_seconds(const a06_kv_cache_decode::Model& model, const GenerateFla
   }
   return best_seconds(1, [&] {  // one run: the steps go on from each other's state
     for (std::int64_t i = 0; i < flags.tokens; ++i) {
-      for (std::int64_t s = 0; s < batch; ++s) {
-        const auto row = logits.begin() + s * vocab;
-        next[static_cast<std::size_t>(s)] = std::max_element(row, row + vocab) - row;
-      }
+      // Each sequence's greedy token, the threads sharing the sequences (as
+      // Hugging Face's argmax over its batch does).
+#pragma omp parallel for schedule(static) if (batch > 1)
+      for (std::int64_t s = 0; s < batch; ++s) next[static_cast<std::size_t>(s)] = argmax(logits.data() + s * vocab, vocab);
       logits = step(model, state, next);
     }
   });
