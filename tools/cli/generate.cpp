@@ -86,7 +86,8 @@ double decode_seconds(const a06_kv_cache_decode::Model& model, const GenerateFla
       // Each sequence's greedy token, the threads sharing the sequences (as
       // Hugging Face's argmax over its batch does).
 #pragma omp parallel for schedule(static) if (batch > 1)
-      for (std::int64_t s = 0; s < batch; ++s) next[static_cast<std::size_t>(s)] = argmax(logits.data() + s * vocab, vocab);
+      for (std::int64_t s = 0; s < batch; ++s)
+        next[static_cast<std::size_t>(s)] = argmax(logits.data() + s * vocab, vocab);
       logits = step(model, state, next);
     }
   });

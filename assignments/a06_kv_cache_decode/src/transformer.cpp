@@ -172,10 +172,11 @@ struct Prefetch {
 // times. `block` holds W's n rows of these columns one after another (read
 // as W reads it: the model's block, or the fp32 panel linear_block widened
 // it into), and `ahead` spreads this tile's share of the prefetches over
-// its n rows, so that they never queue up at once.
-template <int R, int V, class W, class E>
+// its n rows, so that they never queue up at once. kKeep: each vector of W
+// also goes to `keep`, as the tiles after this one will read it.
+template <int R, int V, class W, class E, bool kKeep = false>
 void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::int64_t p0, std::int64_t n,
-                 const typename W::Bits* block, Prefetch ahead) {
+                 const typename W::Bits* block, Prefetch ahead, float* keep = nullptr) {
   float* y = a.y + r0 * a.out + j0;
   const float* x = a.x + r0 * a.in + p0;
   Vec sums[R][V];
@@ -184,6 +185,8 @@ void linear_tile(const LinearArgs<E>& a, std::int64_t r0, std::int64_t j0, std::
   for (std::int64_t p = 0; p < n; ++p) {
     Vec w[V];
     for (int v = 0; v < V; ++v) w[v] = W::vec(block + (p * V + v) * kLanes);
+    if constexpr (kKeep)
+      for (int v = 0; v < V; ++v) store(keep + (p * V + v) * kLanes, w[v]);
     for (std::int64_t k = 0; k < ahead.per_row && ahead.next < ahead.end; ++k, ahead.next += 64)
       __builtin_prefetch(ahead.next, 0, 2);
     for (int r = 0; r < R; ++r) {
@@ -210,8 +213,11 @@ void linear_tile_rows(int rows, const LinearArgs<E>& a, std::int64_t r0, std::in
 // the prefetching of `ahead` (the block this thread takes kBlocksAhead
 // blocks later: nullptr for none), a cache line or a few per row of W.
 // Held in 16 bits and read by more than one row tile, the block is widened
-// once into an fp32 panel on the stack, which the row tiles then read: the
-// conversions stay off the FMA issue slots (docs/benchmarks.md).
+// once into an fp32 panel on the stack, which the other row tiles then read:
+// the conversions stay off the FMA issue slots (docs/benchmarks.md). The
+// first row tile widens it as it goes, so that the block's arrival and its
+// conversions overlap with that tile's multiply-adds (a separate pass over
+// the block before the tiles waited for both: 8 % slower at batch 32).
 template <int V, class E>
 void linear_block(const LinearArgs<E>& a, std::int64_t c, const ColumnTile& tile, const char* ahead,
                   std::int64_t ahead_bytes) {
@@ -229,8 +235,8 @@ void linear_block(const LinearArgs<E>& a, std::int64_t c, const ColumnTile& tile
   };
   if (!std::is_same_v<E, F32> && row_tiles > 1) {
     alignas(64) float panel[kChunkRows * kWidth];
-    for (std::int64_t i = 0; i < n * V; ++i) store(panel + i * kLanes, E::vec(block + i * kLanes));
-    for (std::int64_t r0 = 0, i = 0; r0 < a.rows; r0 += kTileRows, ++i)
+    linear_tile<kTileRows, V, E, E, true>(a, 0, tile.start, p0, n, block, prefetch(0), panel);
+    for (std::int64_t r0 = kTileRows, i = 1; r0 < a.rows; r0 += kTileRows, ++i)
       linear_tile_rows<V, F32>(rows_of(r0), a, r0, tile.start, p0, n, panel, prefetch(i));
     return;
   }
@@ -281,9 +287,17 @@ constexpr std::int64_t kBlocksAhead = 3;
 // Tiles [first, last) of W, chunk by chunk: each block once, applied to the
 // whole batch. The blocks come in the order this thread reads them, and
 // each one prefetches the block kBlocksAhead places further in that order.
-template <class E>
-void linear_band(const LinearArgs<E>& a, std::int64_t first, std::int64_t last) {
+// y's columns of the band start as the bias; once a tile's last chunk is in,
+// finish(j0, width) gets its columns, finished, while they are in cache.
+template <class E, class Finish>
+void linear_band(const LinearArgs<E>& a, const std::vector<float>& bias, std::int64_t first, std::int64_t last,
+                 const Finish& finish) {
+  if (first == last) return;
   const std::int64_t band = last - first, blocks = band * a.chunks;
+  const ColumnTile &left = a.tiles[static_cast<std::size_t>(first)],
+                   &right = a.tiles[static_cast<std::size_t>(last - 1)];
+  for (std::int64_t r = 0; r < a.rows; ++r)
+    std::copy(bias.begin() + left.start, bias.begin() + right.start + right.width, a.y + r * a.out + left.start);
   for (std::int64_t k = 0; k < blocks; ++k) {
     const std::int64_t c = k / band;
     const ColumnTile& tile = a.tiles[static_cast<std::size_t>(first + k % band)];
@@ -302,6 +316,7 @@ void linear_band(const LinearArgs<E>& a, std::int64_t first, std::int64_t last) 
           narrow_block<E>(a.x + c * kChunkRows, a.in, a.block(c, tile), weight_tiles::chunk_rows(a.in, c), tile.width,
                           a.rows, a.y + tile.start, a.out);
         });
+    if (c == a.chunks - 1) finish(tile.start, tile.width);
   }
 }
 
@@ -334,8 +349,8 @@ void stream_blocks(const float* x, const typename E::Bits* first, std::int64_t n
 // whole tiles, which keeps as many hardware prefetch streams busy; the
 // column bands of the batched path, with each thread's software prefetches,
 // were slower at batch 1 (docs/benchmarks.md).
-template <class E>
-void linear_stream(const LinearArgs<E>& a, float* partials, int t, int count) {
+template <class E, class Finish>
+void linear_stream(const LinearArgs<E>& a, float* partials, int t, int count, const Finish& finish) {
   float* partial = partials + t * a.out;
   std::fill(partial, partial + a.out, 0.0f);
   const auto width = static_cast<std::int64_t>(a.tiles.size()), blocks = width * a.chunks;
@@ -359,56 +374,73 @@ void linear_stream(const LinearArgs<E>& a, float* partials, int t, int count) {
   }
 #pragma omp barrier
   // Each thread its share of y's vectors; the last one also the columns that fill no vector.
-  const std::int64_t vectors = a.out / kLanes;
-  for (std::int64_t j = vectors * t / count * kLanes; j < vectors * (t + 1) / count * kLanes; j += kLanes) {
+  const std::int64_t vectors = a.out / kLanes, j0 = vectors * t / count * kLanes,
+                     j1 = vectors * (t + 1) / count * kLanes;
+  for (std::int64_t j = j0; j < j1; j += kLanes) {
     Vec sum = load(a.y + j);
     for (int u = 0; u < count; ++u) sum += load(partials + u * a.out + j);
     store(a.y + j, sum);
   }
-  if (t == count - 1)
+  finish(j0, j1 - j0);
+  if (t == count - 1) {
     for (std::int64_t j = vectors * kLanes; j < a.out; ++j)
       for (int u = 0; u < count; ++u) a.y[j] += partials[u * a.out + j];
+    finish(vectors * kLanes, a.out - vectors * kLanes);
+  }
 }
 
-// y (rows × out) = x (rows × in) · W + b, W (in × out) in tile order. One
-// row: linear_stream. More: each thread owns a band of W's column tiles and
-// reads only their blocks, once per step whatever the batch; register tiles
-// apply each vector of W to up to kTileRows rows, so a batch of 8 or 32 does
-// its arithmetic at FMA speed rather than waiting on a load and a store of a
-// partial sum per multiply-add.
-template <class E>
+// y (rows × out) = x (rows × in) · W + b, W (in × out) in tile order, and
+// then finish(j0, width) on every row's columns [j0, j0 + width), each once,
+// by the thread that computed them: the GELU or the residual sum that
+// follows the layer runs in the same parallel region, not as a serial pass
+// over y while the other thread waits (at batch 32 those passes, the layer
+// norms and the bias copies were a fifth of a step). One row: linear_stream.
+// More: each thread owns a band of W's column tiles and reads only their
+// blocks, once per step whatever the batch; register tiles apply each vector
+// of W to up to kTileRows rows, so a batch of 8 or 32 does its arithmetic at
+// FMA speed rather than waiting on a load and a store of a partial sum per
+// multiply-add.
+template <class E, class Finish>
 void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, const std::vector<float>& b,
-               std::int64_t in, std::int64_t out, float* y) {
+               std::int64_t in, std::int64_t out, float* y, const Finish& finish) {
   if (rows == 0) return;  // every sequence sat the step out
-  for (std::int64_t r = 0; r < rows; ++r) std::copy(b.begin(), b.end(), y + r * out);
   const LinearArgs<E> args{x, w, y, rows, in, out, weight_tiles::column_tiles(out), weight_tiles::chunks(in)};
   if (rows == 1) {
+    std::copy(b.begin(), b.end(), y);
     // Not zeroed here: each thread zeroes its own partial, in its own cache.
     const std::unique_ptr<float[]> partials(new float[static_cast<std::size_t>(omp_get_max_threads() * out)]);
 #pragma omp parallel
-    linear_stream(args, partials.get(), omp_get_thread_num(), omp_get_num_threads());
+    linear_stream(args, partials.get(), omp_get_thread_num(), omp_get_num_threads(), finish);
     return;
   }
   const auto tiles = static_cast<std::int64_t>(args.tiles.size());
 #pragma omp parallel
   {
     const int t = omp_get_thread_num(), count = omp_get_num_threads();
-    linear_band(args, tiles * t / count, tiles * (t + 1) / count);
+    linear_band(args, b, tiles * t / count, tiles * (t + 1) / count, finish);
   }
 }
 
-// A layer's matrix in the model's format: the fp32 vector, or its 16 bits.
+// Nothing to do after a linear layer.
+void no_finish(std::int64_t, std::int64_t) {}
+
+// A layer's matrix in the model's format (the fp32 vector, or its 16 bits),
+// and what follows it on each finished range of columns (linear_in).
+template <class Finish = decltype(&no_finish)>
 void linear(const Model& model, const float* x, std::int64_t rows, const std::vector<float>& w32,
             const std::vector<std::uint16_t>& w16, const std::vector<float>& b, std::int64_t in, std::int64_t out,
-            float* y) {
+            float* y, const Finish& finish = no_finish) {
   in_format(model.format, [&](auto format) {
     using E = decltype(format);
-    linear_in<E>(x, rows, held<E>(w32, w16), b, in, out, y);
+    linear_in<E>(x, rows, held<E>(w32, w16), b, in, out, y, finish);
   });
 }
 
+// Each row of x normalised, scaled and shifted into y, in double within a
+// row; the threads share the rows.
 void layer_norm(const float* x, std::int64_t rows, std::int64_t d, const std::vector<float>& scale,
                 const std::vector<float>& shift, float* y) {
+#pragma omp parallel for schedule(static) if (rows > 1)
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* row = x + r * d;
     double mean = 0, variance = 0;
@@ -628,15 +660,21 @@ void run_layer(const Model& model, const LayerWeights& layer, float* x, std::int
   layer_norm(x, rows, d, layer.norm1_scale, layer.norm1_shift, normed.data());
   linear(model, normed.data(), rows, layer.qkv, layer.qkv_16, layer.qkv_bias, d, width, qkv.data());
   attend(qkv.data(), width, attended.data());
-  linear(model, attended.data(), rows, layer.out, layer.out_16, layer.out_bias, d, d, projected.data());
-  for (std::int64_t i = 0; i < rows * d; ++i) x[i] += projected[static_cast<std::size_t>(i)];
+  // The residual sums and the GELU run on each range of columns as a linear layer finishes it.
+  const auto add_into_x = [&](std::int64_t j0, std::int64_t width) {
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t j = j0; j < j0 + width; ++j) x[r * d + j] += projected[static_cast<std::size_t>(r * d + j)];
+  };
+  linear(model, attended.data(), rows, layer.out, layer.out_16, layer.out_bias, d, d, projected.data(), add_into_x);
 
   std::vector<float> hidden(static_cast<std::size_t>(rows * c.d_ff));
   layer_norm(x, rows, d, layer.norm2_scale, layer.norm2_shift, normed.data());
-  linear(model, normed.data(), rows, layer.up, layer.up_16, layer.up_bias, d, c.d_ff, hidden.data());
-  apply_gelu(hidden.data(), rows * c.d_ff);
-  linear(model, hidden.data(), rows, layer.down, layer.down_16, layer.down_bias, c.d_ff, d, projected.data());
-  for (std::int64_t i = 0; i < rows * d; ++i) x[i] += projected[static_cast<std::size_t>(i)];
+  const auto gelu_columns = [&](std::int64_t j0, std::int64_t width) {
+    for (std::int64_t r = 0; r < rows; ++r) apply_gelu(hidden.data() + r * c.d_ff + j0, width);
+  };
+  linear(model, normed.data(), rows, layer.up, layer.up_16, layer.up_bias, d, c.d_ff, hidden.data(), gelu_columns);
+  linear(model, hidden.data(), rows, layer.down, layer.down_16, layer.down_bias, c.d_ff, d, projected.data(),
+         add_into_x);
 }
 
 void embed(const Model& model, std::int64_t token, std::int64_t position, float* x) {

@@ -294,7 +294,8 @@ void linear_band(const LinearArgs<E>& a, const std::vector<float>& bias, std::in
                  const Finish& finish) {
   if (first == last) return;
   const std::int64_t band = last - first, blocks = band * a.chunks;
-  const ColumnTile &left = a.tiles[static_cast<std::size_t>(first)], &right = a.tiles[static_cast<std::size_t>(last - 1)];
+  const ColumnTile &left = a.tiles[static_cast<std::size_t>(first)],
+                   &right = a.tiles[static_cast<std::size_t>(last - 1)];
   for (std::int64_t r = 0; r < a.rows; ++r)
     std::copy(bias.begin() + left.start, bias.begin() + right.start + right.width, a.y + r * a.out + left.start);
   for (std::int64_t k = 0; k < blocks; ++k) {
@@ -373,7 +374,8 @@ void linear_stream(const LinearArgs<E>& a, float* partials, int t, int count, co
   }
 #pragma omp barrier
   // Each thread its share of y's vectors; the last one also the columns that fill no vector.
-  const std::int64_t vectors = a.out / kLanes, j0 = vectors * t / count * kLanes, j1 = vectors * (t + 1) / count * kLanes;
+  const std::int64_t vectors = a.out / kLanes, j0 = vectors * t / count * kLanes,
+                     j1 = vectors * (t + 1) / count * kLanes;
   for (std::int64_t j = j0; j < j1; j += kLanes) {
     Vec sum = load(a.y + j);
     for (int u = 0; u < count; ++u) sum += load(partials + u * a.out + j);
