@@ -217,7 +217,7 @@ void linear_tile_rows(int rows, const LinearArgs<E>& a, std::int64_t r0, std::in
 // the conversions stay off the FMA issue slots (docs/benchmarks.md). The
 // first row tile widens it as it goes, so that the block's arrival and its
 // conversions overlap with that tile's multiply-adds (a separate pass over
-// the block before the tiles waited for both: 8 % slower at batch 32).
+// the block before the tiles waited for both: about 7 % slower at batch 32).
 template <int V, class E>
 void linear_block(const LinearArgs<E>& a, std::int64_t c, const ColumnTile& tile, const char* ahead,
                   std::int64_t ahead_bytes) {
