@@ -145,14 +145,16 @@ int print_recorded_gpu_attention_bench(const std::string& csv, const GpuAttentio
 
 int run_gpu_attention_bench(const GpuAttentionBenchOptions& options) {
   const std::string bench = build_paths::gpu_attention_bench().string();
-  if (bench.empty()) {
-    std::fprintf(stderr, "bench attention --gpu: this build has no CUDA (nvcc absent at configure time)\n");
-    return 2;
-  }
   if (gpu_count() == 0) {
     std::fprintf(stderr,
                  "bench attention --gpu: no GPU on this machine; docs/benchmarks.md keeps the figures "
                  "measured on one\n");
+    return 2;
+  }
+  if (bench.empty()) {
+    std::fprintf(stderr,
+                 "bench attention --gpu: this build has no GPU benchmark: nvcc was absent at configure time, or "
+                 "(a student build) no GPU was; configure again where both are (./lab build)\n");
     return 2;
   }
   const std::string python = options.python;

@@ -103,6 +103,12 @@ run_all() {  # PHASE: stubs | solved
 }
 
 run_all stubs
+# The GPU benchmarks include the student's kernels and run only on a GPU: a
+# student build compiles them only where one is (tools/CMakeLists.txt).
+if ! nvidia-smi -L 2>/dev/null | grep -q "^GPU [0-9]"; then
+  ! grep -qE "Building CUDA object .*gpu_(attention|decode)_bench" "$work/stubs-1.log" ||
+    fail "the student build compiled the GPU benchmarks on a machine without a GPU"
+fi
 # The tools compile from the same text here as in the reference build, so the
 # compiler cache serves them: generate.cpp includes the most labs' headers
 # (tools/CMakeLists.txt's lab_headers links).
