@@ -8,7 +8,6 @@
 #include "speculative.hpp"
 
 #include <gtest/gtest.h>
-#include <omp.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -17,6 +16,7 @@
 #include <stdexcept>
 
 #include "gpt2_checkpoint.hpp"
+#include "omp_threads_testing.hpp"
 #include "text_generation.hpp"
 
 namespace rooflab::decode {
@@ -183,11 +183,7 @@ TEST(SpeculativeDecoding, SamplesFollowTheTargetsDistributionAndTheDraftsAloneDo
   // waking a second thread for each of their parallel regions. With the
   // suite's OMP_WAIT_POLICY=passive the wake-ups took this test 161 s alone
   // on an idle 2-core machine, against 2 s on one thread.
-  struct Restore {  // the thread count of the tests after this one, also when an assertion returns early
-    int threads = omp_get_max_threads();
-    ~Restore() { omp_set_num_threads(threads); }
-  } restore;
-  omp_set_num_threads(1);
+  const rooflab::testing::ScopedOmpThreads thread_count(1);
   constexpr std::int64_t kVocab = 6;
   const Model target = peaked_model(kVocab, 11), draft = peaked_model(kVocab, 12);
   const std::vector<std::int64_t> prompt{1, 4, 2};

@@ -10,7 +10,6 @@
 // batches of one group and a row (17), one group (32) and a group and a part
 // (40).
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cmath>
 #include <cstdint>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "a06_kv_cache_decode/transformer.hpp"
+#include "omp_threads_testing.hpp"
 #include "rooflab/testing.hpp"
 
 namespace a06_kv_cache_decode {
@@ -80,11 +80,7 @@ INSTANTIATE_TEST_SUITE_P(Transformer, BatchedStep, ::testing::Values(1, 9, 17, 3
 class ThreadCount : public ::testing::TestWithParam<int> {};
 
 TEST_P(ThreadCount, ABatchOfOneMatchesRecomputingItAlone) {
-  struct Restore {  // the thread count of the tests after this one, also when an assertion returns early
-    int threads = omp_get_max_threads();
-    ~Restore() { omp_set_num_threads(threads); }
-  } restore;
-  omp_set_num_threads(GetParam());
+  const rooflab::testing::ScopedOmpThreads thread_count(GetParam());
   const Model model = random_model(small_model(), 12);
   DecodeState state = make_decode_state(model.config, 1, 8, false);
   std::vector<std::int64_t> sequence;

@@ -8,7 +8,6 @@
 // whose depths leave a partial chunk of rows: a layout or kernel mistake
 // that full_logits (which uses the same kernels) would repeat shows here.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cmath>
 #include <cstdint>
@@ -17,6 +16,7 @@
 
 #include "a06_kv_cache_decode/transformer.hpp"
 #include "a06_kv_cache_decode/weight_layout.hpp"
+#include "omp_threads_testing.hpp"
 #include "rooflab/testing.hpp"
 
 namespace a06_kv_cache_decode {
@@ -97,11 +97,7 @@ class TiledLayers : public ::testing::TestWithParam<std::tuple<std::int64_t, int
 
 TEST_P(TiledLayers, FirstStepMatchesARowMajorForwardPass) {
   const auto [batch, threads] = GetParam();
-  struct Restore {  // the thread count of the tests after this one, also when an assertion returns early
-    int threads = omp_get_max_threads();
-    ~Restore() { omp_set_num_threads(threads); }
-  } restore;
-  omp_set_num_threads(threads);
+  const rooflab::testing::ScopedOmpThreads thread_count(threads);
   const Model model = random_model(wide_model(), 21);
   DecodeState state = make_decode_state(model.config, batch, 2, false);
   std::vector<std::int64_t> tokens(static_cast<std::size_t>(batch));
