@@ -78,6 +78,18 @@ Vec load(const float* p) {
 }
 void store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
 
+// Keeps v in a register: GCC otherwise folds a vector that two or more
+// multiply-adds use into each of them as a memory operand, loading it once
+// per use. In head_tile<8> that was 16 vector loads per 16 multiply-adds,
+// as many as the load ports take, where 8 suffice: the LM head at batch 8 in
+// 16 bits ran about 10 % slower (docs/benchmarks.md). An empty asm statement that
+// says it changes v costs no instruction.
+inline void in_register([[maybe_unused]] Vec& v) {
+#if defined(__x86_64__) || defined(__i386__)
+  __asm__("" : "+v"(v));
+#endif
+}
+
 // How the kernels read a weight matrix held in each WeightFormat: `Bits` its
 // element, vec() kLanes of them widened to fp32, one() a single one. The
 // 16-bit forms halve the bytes a step reads; widening is exact, so the sums
@@ -527,7 +539,8 @@ void head_tile(const HeadArgs<E>& a, std::int64_t r0, std::int64_t v0) {
     if (prefetch)
       for (int k = 0; k < K; ++k) __builtin_prefetch(a.e + (v0 + K + k) * a.d + i);
     for (int r = 0; r < R; ++r) {
-      const Vec h = load(a.h + (r0 + r) * a.d + i);
+      Vec h = load(a.h + (r0 + r) * a.d + i);
+      in_register(h);
       for (int k = 0; k < K; ++k) acc[r * K + k] += h * e[k];
     }
   }
@@ -541,20 +554,29 @@ void head_tile(const HeadArgs<E>& a, std::int64_t r0, std::int64_t v0) {
     }
 }
 
-// The kLanes vocabulary rows from v0 against every row of the batch: a
-// quarter of them at a time (they stay in L1) against 4 rows at a time, then
-// the batch's last rows 2 and 1 at a time.
+// head_tile<R> over the kLanes vocabulary rows from v0 for the batch's rows
+// from r0 that fill whole tiles of R, K = kLanes/R vocabulary rows at a time
+// (they stay in L1 while every tile of rows meets them); returns the first
+// row left over.
+template <int R, class E>
+std::int64_t head_rows(const HeadArgs<E>& a, std::int64_t r0, std::int64_t v0) {
+  const std::int64_t end = r0 + (a.rows - r0) / R * R;
+  for (std::int64_t k = 0; k < kLanes; k += kLanes / R)
+    for (std::int64_t r = r0; r < end; r += R) head_tile<R>(a, r, v0 + k);
+  return end;
+}
+
+// The kLanes vocabulary rows from v0 against every row of the batch: 8 rows
+// at a time (each vector of E loaded, and widened when held in 16 bits,
+// once for all 8: at batch 8 the 4-row tiles widened each twice), then the
+// batch's last rows 4, 2 and 1 at a time.
 template <class E>
 void head_block(const HeadArgs<E>& a, std::int64_t v0) {
-  const std::int64_t fours = a.rows / 4 * 4;
-  for (std::int64_t k = 0; k < kLanes; k += kLanes / 4)
-    for (std::int64_t r0 = 0; r0 < fours; r0 += 4) head_tile<4>(a, r0, v0 + k);
-  std::int64_t r0 = fours;
-  if (r0 + 2 <= a.rows) {
-    for (std::int64_t k = 0; k < kLanes; k += kLanes / 2) head_tile<2>(a, r0, v0 + k);
-    r0 += 2;
-  }
-  if (r0 < a.rows) head_tile<1>(a, r0, v0);
+  std::int64_t r0 = 0;
+  if constexpr (kLanes >= 8) r0 = head_rows<8>(a, r0, v0);  // SSE's 4 lanes make no tile of 8 rows
+  r0 = head_rows<4>(a, r0, v0);
+  r0 = head_rows<2>(a, r0, v0);
+  head_rows<1>(a, r0, v0);
 }
 
 // From kLanes + 1 rows on, the batch goes in the vector lanes instead: the
