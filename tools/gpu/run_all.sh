@@ -10,7 +10,8 @@
 #                                                             -> attention_gpu.csv
 #   4. a06's decode kernels (split-KV and merge, contiguous and paged) against
 #      the GPU's copy bandwidth, 1k-64k tokens, 1 and 8 sequences -> decode_gpu.csv
-#   5. every public and hidden test of a03-a06 on the GPU     -> run.log
+#   5. every public and hidden test of a03-a06 on the GPU, and the tensor-core
+#      atoms' and 16-bit types' tests (common.gpu.*)         -> run.log
 #   6. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over a05's
 #      and a06's public tests (ctest -L gpu)                  -> run.log
 #   7. Nsight Compute on the reference kernels at the profile's shape, the
@@ -133,7 +134,8 @@ export -f configure
 step configure 120 30 configure
 # Only what the steps below run: the benchmark, the labs' test programs, a05's
 # and a06's profile programs.
-targets=(rooflab_gpu_attention_bench rooflab_gpu_decode_bench a05_cuda_attention_profile a06_kv_cache_decode_profile)
+targets=(rooflab_gpu_attention_bench rooflab_gpu_decode_bench a05_cuda_attention_profile a06_kv_cache_decode_profile
+  common_gpu_tests)
 for lab in a03_attention_memory a04_flash_attention a05_cuda_attention a06_kv_cache_decode; do
   targets+=("${lab}_public_tests" "${lab}_hidden_tests")
 done
@@ -176,11 +178,12 @@ decode_all() {
 export -f decode_all
 step bench_decode 120 20 decode_all
 
-# 5. The labs' tests on the GPU (the seed sweeps left out: the ordinary entries run the hidden tests once).
-step tests 240 30 bash -c "cd '$build' && ctest -j '$jobs' --output-on-failure -R '^a0[3-6]_[a-z_]*[.](public|hidden)[.]' -E 'every_seed'"
+# 5. The labs' tests on the GPU (the seed sweeps left out: the ordinary entries run the hidden tests once), and
+#    the tensor-core atoms' and the 16-bit types' tests (common.gpu.*: the CPU runtime's answers, on the GPU).
+step tests 240 30 bash -c "cd '$build' && ctest -j '$jobs' --output-on-failure -R '^(a0[3-6]_[a-z_]*[.](public|hidden)[.]|common[.]gpu[.])' -E 'every_seed'"
 
 # 6. compute-sanitizer over a05's and a06's public tests.
-step compute_sanitizer 300 60 bash -c "cd '$build' && ctest -j 4 --output-on-failure -L gpu"
+step compute_sanitizer 300 60 bash -c "cd '$build' && ctest -j 4 --output-on-failure -L gpu -E '^common[.]gpu[.]'"
 
 # 7. Nsight Compute on the reference kernels at the profile's shape.
 ncu_all() {
