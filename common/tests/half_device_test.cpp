@@ -35,7 +35,6 @@ const Reference& reference_of(Format format) {
 const char* name_of(Format format) { return format == Format::fp16 ? "fp16" : "bf16"; }
 Mode mode_of(Rounding rounding) { return static_cast<Mode>(static_cast<int>(rounding)); }
 
-
 bool is_nan(const Reference& reference, std::uint16_t bits) { return (bits & 0x7fffu) > reference.infinity(); }
 
 // `got` is `expected`'s pattern, or a NaN where `expected` is one; the first
