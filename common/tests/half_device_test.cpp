@@ -54,15 +54,15 @@ TEST(HalfOnTheDevice, EveryPatternWidensToItsValue) {
   for (unsigned bits = 0; bits <= 0xffff; ++bits) patterns.push_back(static_cast<std::uint16_t>(bits));
   for (const Format format : kFormats) {
     const Reference& reference = reference_of(format);
-    const std::vector<std::uint32_t> widened = half_kernels::widen(format, patterns);
+    const std::vector<float> widened = half_kernels::widen(format, patterns);
     ASSERT_EQ(widened.size(), patterns.size());
     int mismatches = 0;
     for (unsigned bits = 0; bits <= 0xffff; ++bits) {
       const double expected = reference.value(static_cast<std::uint16_t>(bits));
-      const float got = float_from_bits(widened[bits]);
+      const float got = widened[bits];
       // Bits, not ==, so that -0 is told from +0.
       const bool agree =
-          std::isnan(expected) ? std::isnan(got) : widened[bits] == float_bits(static_cast<float>(expected));
+          std::isnan(expected) ? std::isnan(got) : float_bits(got) == float_bits(static_cast<float>(expected));
       if (!agree && ++mismatches <= 4)
         ADD_FAILURE() << name_of(format) << " 0x" << std::hex << bits << " widened to " << got;
     }

@@ -6,7 +6,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <cstring>
+#include <cstdint>
 
 #include "rooflab/cuda_helpers.hpp"
 
@@ -18,14 +18,14 @@ constexpr int kThreads = 256;
 
 unsigned blocks_for(std::size_t count) { return static_cast<unsigned>((count + kThreads - 1) / kThreads); }
 
-__global__ void widen_kernel(Format format, const unsigned short* in, float* out, int count) {
+__global__ void widen_kernel(Format format, const std::uint16_t* in, float* out, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   out[i] =
       format == Format::fp16 ? __half2float(__ushort_as_half(in[i])) : __bfloat162float(__ushort_as_bfloat16(in[i]));
 }
 
-__device__ unsigned short to_half(float x, Rounding rounding) {
+__device__ std::uint16_t to_half(float x, Rounding rounding) {
   switch (rounding) {
     case Rounding::toward_zero:
       return __half_as_ushort(__float2half_rz(x));
@@ -38,7 +38,7 @@ __device__ unsigned short to_half(float x, Rounding rounding) {
   }
 }
 
-__device__ unsigned short to_bfloat16(float x, Rounding rounding) {
+__device__ std::uint16_t to_bfloat16(float x, Rounding rounding) {
   switch (rounding) {
     case Rounding::toward_zero:
       return __bfloat16_as_ushort(__float2bfloat16_rz(x));
@@ -51,7 +51,7 @@ __device__ unsigned short to_bfloat16(float x, Rounding rounding) {
   }
 }
 
-__global__ void narrow_kernel(Format format, Rounding rounding, const float* in, unsigned short* out, int count) {
+__global__ void narrow_kernel(Format format, Rounding rounding, const float* in, std::uint16_t* out, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   out[i] = format == Format::fp16 ? to_half(in[i], rounding) : to_bfloat16(in[i], rounding);
@@ -70,8 +70,8 @@ __device__ T operate(Operation operation, T a, T b, T c) {
   }
 }
 
-__global__ void arithmetic_kernel(Format format, Operation operation, const unsigned short* a, const unsigned short* b,
-                                  const unsigned short* c, unsigned short* out, int count) {
+__global__ void arithmetic_kernel(Format format, Operation operation, const std::uint16_t* a, const std::uint16_t* b,
+                                  const std::uint16_t* c, std::uint16_t* out, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   if (format == Format::fp16)
@@ -86,43 +86,32 @@ __global__ void arithmetic_kernel(Format format, Operation operation, const unsi
 
 using rooflab::cuda::DeviceBuffer;
 
-std::vector<std::uint32_t> widen(Format format, const std::vector<std::uint16_t>& patterns) {
-  const DeviceBuffer<unsigned short> in(std::vector<unsigned short>(patterns.begin(), patterns.end()));
+std::vector<float> widen(Format format, const std::vector<std::uint16_t>& patterns) {
+  const DeviceBuffer<std::uint16_t> in(patterns);
   DeviceBuffer<float> out(patterns.size());
   widen_kernel<<<blocks_for(patterns.size()), kThreads>>>(format, in.get(), out.get(),
                                                           static_cast<int>(patterns.size()));
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  std::vector<std::uint32_t> bits;
-  for (const float value : out.to_host()) {
-    std::uint32_t word;
-    std::memcpy(&word, &value, sizeof word);
-    bits.push_back(word);
-  }
-  return bits;
+  return out.to_host();
 }
 
 std::vector<std::uint16_t> narrow(Format format, Rounding rounding, const std::vector<float>& values) {
   const DeviceBuffer<float> in(values);
-  DeviceBuffer<unsigned short> out(values.size());
+  DeviceBuffer<std::uint16_t> out(values.size());
   narrow_kernel<<<blocks_for(values.size()), kThreads>>>(format, rounding, in.get(), out.get(),
                                                          static_cast<int>(values.size()));
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  const std::vector<unsigned short> host = out.to_host();
-  return {host.begin(), host.end()};
+  return out.to_host();
 }
 
 std::vector<std::uint16_t> arithmetic(Format format, Operation operation, const std::vector<std::uint16_t>& a,
                                       const std::vector<std::uint16_t>& b, const std::vector<std::uint16_t>& c) {
-  const auto device = [](const std::vector<std::uint16_t>& v) {
-    return DeviceBuffer<unsigned short>(std::vector<unsigned short>(v.begin(), v.end()));
-  };
-  const DeviceBuffer<unsigned short> a_device = device(a), b_device = device(b), c_device = device(c);
-  DeviceBuffer<unsigned short> out(a.size());
+  const DeviceBuffer<std::uint16_t> a_device(a), b_device(b), c_device(c);
+  DeviceBuffer<std::uint16_t> out(a.size());
   arithmetic_kernel<<<blocks_for(a.size()), kThreads>>>(format, operation, a_device.get(), b_device.get(),
                                                         c_device.get(), out.get(), static_cast<int>(a.size()));
   ROOFLAB_CUDA_CHECK(cudaGetLastError());
-  const std::vector<unsigned short> host = out.to_host();
-  return {host.begin(), host.end()};
+  return out.to_host();
 }
 
 }  // namespace half_kernels

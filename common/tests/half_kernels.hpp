@@ -15,8 +15,8 @@ enum class Format { fp16, bf16 };
 enum class Rounding { nearest_even, toward_zero, down, up };
 enum class Operation { add, mul, fma };
 
-// The float bits of each 16-bit pattern widened (__half2float, __bfloat162float).
-std::vector<std::uint32_t> widen(Format format, const std::vector<std::uint16_t>& patterns);
+// Each 16-bit pattern widened to float (__half2float, __bfloat162float).
+std::vector<float> widen(Format format, const std::vector<std::uint16_t>& patterns);
 // The 16-bit pattern of each float narrowed with `rounding`.
 std::vector<std::uint16_t> narrow(Format format, Rounding rounding, const std::vector<float>& values);
 // __hadd(a, b), __hmul(a, b) or __hfma(a, b, c), element by element, on
