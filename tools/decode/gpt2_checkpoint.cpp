@@ -169,19 +169,23 @@ Gpt2Checkpoint load_gpt2_checkpoint(const fs::path& folder, bool keep_16_bit) {
   Weights weights(folder / "model.safetensors", config);
   a06_kv_cache_decode::Model& model = checkpoint.model;
   model.config = config;
-  model.token_embedding = weights.read("wte.weight", {config.vocab, config.d_model});
+  {
+    const std::vector<float> wte = weights.read("wte.weight", {config.vocab, config.d_model});
+    // The LM head is tied: a file may repeat it, but only as wte's copy.
+    if (const TensorInfo* head = weights.file().find("lm_head.weight")) {
+      if (head->shape != std::vector<std::int64_t>{config.vocab, config.d_model} ||
+          weights.file().read_as_float("lm_head.weight") != wte)
+        throw std::runtime_error(weights.file().path().string() +
+                                 ": tensor \"lm_head.weight\" differs from the token embedding (wte): a06's LM "
+                                 "head is tied to it, as GPT-2's is");
+    }
+    // Held as the LM head reads it: Eᵀ (n_embd × vocab_size) in tile order.
+    model.token_embedding = a06_kv_cache_decode::transposed_to_tiled(wte, config.d_model, config.vocab);
+  }
   model.position_embedding = weights.read("wpe.weight", {config.context, config.d_model});
   for (std::int64_t l = 0; l < config.layers; ++l) model.layers.push_back(read_layer(weights, config, l));
   model.final_scale = weights.read("ln_f.weight", {config.d_model});
   model.final_shift = weights.read("ln_f.bias", {config.d_model});
-  // The LM head is tied: a file may repeat it, but only as wte's copy.
-  if (const TensorInfo* head = weights.file().find("lm_head.weight")) {
-    if (head->shape != std::vector<std::int64_t>{config.vocab, config.d_model} ||
-        weights.file().read_as_float("lm_head.weight") != model.token_embedding)
-      throw std::runtime_error(weights.file().path().string() +
-                               ": tensor \"lm_head.weight\" differs from the token embedding (wte): a06's LM "
-                               "head is tied to it, as GPT-2's is");
-  }
   checkpoint.stored_dtype = weights.dtype();
   checkpoint.stored_weight_bytes = weights.bytes();
   // The file's 16 bits back from their exact fp32 widening: nothing rounds.

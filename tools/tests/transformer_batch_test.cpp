@@ -1,14 +1,14 @@
 // a06's provided transformer decodes a batch with other kernels than a single
-// sequence: linear tiles of up to 8 rows, and from 17 rows on an LM head that
-// holds the batch in the vector lanes, 32 rows to a group, the last group
-// padded. Whatever the batch, each sequence's logits must be what recomputing
-// it alone from scratch gives (full_logits), also when some sequences sit a
-// step out. The shapes below leave remainders everywhere, whatever the
-// thread count: output widths of whole vectors that are not whole tiles and
-// of a part vector (d_model 40, d_ff 88 and 80 for q, k and v: 2.5, 5.5 and
-// 5 vectors of 16), a vocabulary that is not whole blocks (50 = 4 × 12 + 2),
-// batches of one group and a row (17), one group (32) and a group and a part
-// (40).
+// sequence: register tiles of up to 8 rows, several of them from 9 rows on,
+// in the linear layers and in the LM head alike (whose matrix is the token
+// embedding, transposed). Whatever the batch, each sequence's logits must be
+// what recomputing it alone from scratch gives (full_logits), also when some
+// sequences sit a step out. The shapes below leave remainders everywhere,
+// whatever the thread count: output widths of whole vectors that are not
+// whole tiles and of a part vector (d_model 40, d_ff 88 and 80 for q, k and
+// v: 2.5, 5.5 and 5 vectors of 16), a vocabulary that is not whole tiles
+// (50 = 48 + 2), and batches of a row tile and a row (9), two tiles and a
+// row (17), four tiles (32) and five (40).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(Transformer, ThreadCount, ::testing::Values(1, 3, 7));
 
 // A model held in fp16 or bf16 (WeightFormat) is the fp32 model on rounded
 // weights, read by the same kernels in the same order: every batch's logits
-// (the stream at 1, the tiles and head_block at 9, head_group at 17, 32, 40)
+// (the stream at 1, one register tile of rows at 9, several from 17 on)
 // are bitwise the fp32 model's on the weights widened back, and its weights
 // take half the bytes of the matrices and the token embedding.
 class HeldFormat : public ::testing::TestWithParam<std::tuple<WeightFormat, std::int64_t>> {};

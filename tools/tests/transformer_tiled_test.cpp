@@ -1,5 +1,6 @@
-// a06's linear layers read their matrices in tile order (weight_layout.hpp)
-// through three kernels: a batch of one streams whole blocks, several side
+// a06's linear layers and its LM head read their matrices in tile order
+// (weight_layout.hpp; the head's is the token embedding, transposed) through
+// three kernels: a batch of one streams whole blocks, several side
 // by side; batches of 2–8 apply each block to one register tile of rows;
 // larger batches to several, the 16-bit formats from a widened panel. Here
 // each sequence's first step is held to a forward pass written out in this
@@ -26,7 +27,8 @@ constexpr rooflab::testing::Tolerance kLogits{1e-4, 1e-3};
 
 // d_model 400: qkv 400 × 800, out 400 × 400, up 400 × 520, down 520 × 400
 // (with 16 lanes: 16, 8 and 10 whole tiles of 48 and the rest in tiles of
-// 32, 16 and 8 columns; rows in chunks of 128 and a last one of 16 or 8).
+// 32, 16 and 8 columns; rows in chunks of 128 and a last one of 16 or 8);
+// the LM head 400 × 91 (a tile of 48, one of 32 and 11 columns left over).
 ModelConfig wide_model() {
   ModelConfig config;
   config.layers = 2;
@@ -34,7 +36,7 @@ ModelConfig wide_model() {
   config.heads = 4;
   config.kv_heads = 2;
   config.d_ff = 520;
-  config.vocab = 50;
+  config.vocab = 91;
   config.context = 4;
   return config;
 }
@@ -69,7 +71,7 @@ std::vector<float> first_step_logits(const Model& model, std::int64_t token) {
   const std::int64_t d = c.d_model, hd = c.head_dim(), kv = c.kv_heads * hd, width = d + 2 * kv;
   Vector x(static_cast<std::size_t>(d));
   for (std::int64_t i = 0; i < d; ++i)
-    x[i] = double{model.token_embedding[token * d + i]} + model.position_embedding[i];
+    x[i] = double{model.token_embedding[tiled_index(d, c.vocab, i, token)]} + model.position_embedding[i];
   for (const LayerWeights& layer : model.layers) {
     const Vector qkv = linear(layer_norm(x, layer.norm1_scale, layer.norm1_shift), layer.qkv, layer.qkv_bias, width);
     Vector attended(static_cast<std::size_t>(d));
@@ -86,7 +88,7 @@ std::vector<float> first_step_logits(const Model& model, std::int64_t token) {
   std::vector<float> logits(static_cast<std::size_t>(c.vocab));
   for (std::int64_t v = 0; v < c.vocab; ++v) {
     double dot = 0;
-    for (std::int64_t i = 0; i < d; ++i) dot += h[i] * model.token_embedding[v * d + i];
+    for (std::int64_t i = 0; i < d; ++i) dot += h[i] * model.token_embedding[tiled_index(d, c.vocab, i, v)];
     logits[v] = static_cast<float>(dot);
   }
   return logits;

@@ -1,5 +1,6 @@
-// a06's tile order for the layers' matrices (weight_layout.hpp): to_tiled,
-// to_row_major and tiled_index agree with each other for every element, on
+// a06's tile order for the layers' matrices and the LM head's (weight_layout.hpp):
+// to_tiled, to_row_major, transposed_to_tiled and tiled_index agree with each
+// other for every element, on
 // shapes that leave partial chunks of rows and every kind of column tile
 // (whole tiles, narrower vectors, columns that fill no vector), and bad
 // shapes are errors naming the argument.
@@ -56,6 +57,20 @@ TEST(WeightLayout, ToRowMajorUndoesToTiled) {
   }
 }
 
+// The token embedding E (vocab × d_model) goes in as the LM head's Eᵀ: the
+// element of E at (j, p) is where tiled_index puts Eᵀ's (p, j).
+TEST(WeightLayout, TransposedToTiledHoldsTheTransposeInTileOrder) {
+  for (const Shape& shape : kShapes) {
+    const std::vector<float> transposed = counting(shape.in * shape.out);  // (out × in)
+    const std::vector<float> tiled = transposed_to_tiled(transposed, shape.in, shape.out);
+    ASSERT_EQ(tiled.size(), transposed.size());
+    for (std::int64_t p = 0; p < shape.in; ++p)
+      for (std::int64_t j = 0; j < shape.out; ++j)
+        ASSERT_EQ(tiled[tiled_index(shape.in, shape.out, p, j)], transposed[static_cast<std::size_t>(j * shape.in + p)])
+            << shape.in << " × " << shape.out << ", (" << p << ", " << j << ")";
+  }
+}
+
 // A tile's rows are stored one after another: within a chunk of rows, the
 // elements of one row of a tile are adjacent, and the next row of the same
 // columns follows them. (What makes a block one contiguous run.)
@@ -71,8 +86,10 @@ TEST(WeightLayout, EachRowOfATileIsFollowedByTheNextRowOfTheSameColumns) {
 }
 
 TEST(WeightLayout, BadShapesNameTheArgument) {
-  const rooflab::testing::ArgumentNames names{"row_major", "tiled", "in", "out", "p", "j"};
+  const rooflab::testing::ArgumentNames names{"row_major", "tiled", "transposed", "in", "out", "p", "j"};
   EXPECT_INVALID_ARGUMENT(to_tiled(counting(6), 2, 4), "row_major");
+  EXPECT_INVALID_ARGUMENT(transposed_to_tiled(counting(6), 4, 2), "transposed");
+  EXPECT_INVALID_ARGUMENT(transposed_to_tiled({}, 4, 0), "out");
   EXPECT_INVALID_ARGUMENT(to_row_major(counting(6), 4, 2), "tiled");
   EXPECT_INVALID_ARGUMENT(to_tiled({}, 0, 4), "in");
   EXPECT_INVALID_ARGUMENT(to_row_major({}, 4, -1), "out");

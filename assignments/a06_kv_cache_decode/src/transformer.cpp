@@ -78,18 +78,6 @@ Vec load(const float* p) {
 }
 void store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
 
-// Keeps v in a register: GCC otherwise folds a vector that two or more
-// multiply-adds use into each of them as a memory operand, loading it once
-// per use. In head_tile<8> that was 16 vector loads per 16 multiply-adds,
-// as many as the load ports take, where 8 suffice: the LM head at batch 8 in
-// 16 bits ran about 10 % slower (docs/benchmarks.md). An empty asm statement that
-// says it changes v costs no instruction.
-inline void in_register([[maybe_unused]] Vec& v) {
-#if defined(__x86_64__) || defined(__i386__)
-  __asm__("" : "+v"(v));
-#endif
-}
-
 // How the kernels read a weight matrix held in each WeightFormat: `Bits` its
 // element, vec() kLanes of them widened to fp32, one() a single one. The
 // 16-bit forms halve the bytes a step reads; widening is exact, so the sums
@@ -296,28 +284,42 @@ void by_tile_width(const ColumnTile& tile, Whole whole, Narrow narrow) {
 // flight still fit in L2 beside the one in use.
 constexpr std::int64_t kBlocksAhead = 3;
 
-// Tiles [first, last) of W, chunk by chunk: each block once, applied to the
-// whole batch. The blocks come in the order this thread reads them, and
-// each one prefetches the block kBlocksAhead places further in that order.
-// y's columns of the band start as the bias; once a tile's last chunk is in,
-// finish(j0, width) gets its columns, finished, while they are in cache.
+// Tiles [first, last) of W, tile by tile, each tile's chunks top to bottom:
+// each block once, applied to the whole batch. A tile's rows × width sums
+// stay in L1 from its first chunk to its last (chunk by chunk across the
+// band, the LM head's were 3.2 MB a thread at batch 32, out of L2, and batch
+// 32 ran 3–6 % slower: docs/benchmarks.md). The blocks come in the order
+// this thread reads them, and each one prefetches the block kBlocksAhead
+// places further in that order. y's columns of the band start as the bias
+// (zeros without one); once a tile's last chunk is in, finish(j0, width)
+// gets its columns, finished, while they are in cache.
 template <class E, class Finish>
-void linear_band(const LinearArgs<E>& a, const std::vector<float>& bias, std::int64_t first, std::int64_t last,
+void linear_band(const LinearArgs<E>& a, const float* bias, std::int64_t first, std::int64_t last,
                  const Finish& finish) {
   if (first == last) return;
-  const std::int64_t band = last - first, blocks = band * a.chunks;
+  const std::int64_t blocks = (last - first) * a.chunks;
   const ColumnTile &left = a.tiles[static_cast<std::size_t>(first)],
                    &right = a.tiles[static_cast<std::size_t>(last - 1)];
-  for (std::int64_t r = 0; r < a.rows; ++r)
-    std::copy(bias.begin() + left.start, bias.begin() + right.start + right.width, a.y + r * a.out + left.start);
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    float* y = a.y + r * a.out;
+    if (bias)
+      std::copy(bias + left.start, bias + right.start + right.width, y + left.start);
+    else
+      std::fill(y + left.start, y + right.start + right.width, 0.0f);
+  }
+  // Block k of the band's order: chunk k % chunks of tile first + k / chunks.
+  const auto chunk_of = [&](std::int64_t k) { return k % a.chunks; };
+  const auto tile_of = [&](std::int64_t k) -> const ColumnTile& {
+    return a.tiles[static_cast<std::size_t>(first + k / a.chunks)];
+  };
   for (std::int64_t k = 0; k < blocks; ++k) {
-    const std::int64_t c = k / band;
-    const ColumnTile& tile = a.tiles[static_cast<std::size_t>(first + k % band)];
+    const std::int64_t c = chunk_of(k);
+    const ColumnTile& tile = tile_of(k);
     const char* ahead = nullptr;
     std::int64_t ahead_bytes = 0;
     if (k + kBlocksAhead < blocks) {
-      const std::int64_t c_ahead = (k + kBlocksAhead) / band;
-      const ColumnTile& later = a.tiles[static_cast<std::size_t>(first + (k + kBlocksAhead) % band)];
+      const std::int64_t c_ahead = chunk_of(k + kBlocksAhead);
+      const ColumnTile& later = tile_of(k + kBlocksAhead);
       ahead = reinterpret_cast<const char*>(a.block(c_ahead, later));
       ahead_bytes =
           weight_tiles::chunk_rows(a.in, c_ahead) * later.width * static_cast<std::int64_t>(sizeof(typename E::Bits));
@@ -353,10 +355,11 @@ void stream_blocks(const float* x, const typename E::Bits* first, std::int64_t n
 }
 
 // y[0 … out) += x · W for one row x: thread t reads blocks [b_t, b_t+1) of
-// W, a contiguous run of memory, into a partial y of its own (`out` floats,
-// 12 KiB at GPT-2's widest: in L1); after a barrier each thread adds every
-// partial into its share of y. A batch of one does a multiply-add per
-// weight, so the layer is a pass over W at the speed memory delivers it.
+// W, a contiguous run of memory, into a partial y of its own (`out` floats:
+// 12 KiB at a layer's widest, in L1; the LM head's 196 KiB, in L2); after a
+// barrier each thread adds every partial into its share of y. A batch of
+// one does a multiply-add per weight, so the layer is a pass over W at the
+// speed memory delivers it.
 // The run goes kStreamGroup blocks of a chunk side by side where they are
 // whole tiles, which keeps as many hardware prefetch streams busy; the
 // column bands of the batched path, with each thread's software prefetches,
@@ -401,24 +404,27 @@ void linear_stream(const LinearArgs<E>& a, float* partials, int t, int count, co
   }
 }
 
-// y (rows × out) = x (rows × in) · W + b, W (in × out) in tile order, and
-// then finish(j0, width) on every row's columns [j0, j0 + width), each once,
-// by the thread that computed them: the GELU or the residual sum that
-// follows the layer runs in the same parallel region, not as a serial pass
-// over y while the other thread waits (at batch 32 those passes, the layer
-// norms and the bias copies were a fifth of a step). One row: linear_stream.
-// More: each thread owns a band of W's column tiles and reads only their
-// blocks, once per step whatever the batch; register tiles apply each vector
-// of W to up to kTileRows rows, so a batch of 8 or 32 does its arithmetic at
-// FMA speed rather than waiting on a load and a store of a partial sum per
-// multiply-add.
+// y (rows × out) = x (rows × in) · W + b (b null: no bias), W (in × out) in
+// tile order, and then finish(j0, width) on every row's columns [j0, j0 +
+// width), each once, by the thread that computed them: the GELU or the
+// residual sum that follows the layer runs in the same parallel region, not
+// as a serial pass over y while the other thread waits (at batch 32 those
+// passes, the layer norms and the bias copies were a fifth of a step). One
+// row: linear_stream. More: each thread owns a band of W's column tiles and
+// reads only their blocks, once per step whatever the batch; register tiles
+// apply each vector of W to up to kTileRows rows, so a batch of 8 or 32 does
+// its arithmetic at FMA speed rather than waiting on a load and a store of a
+// partial sum per multiply-add.
 template <class E, class Finish>
-void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, const std::vector<float>& b,
-               std::int64_t in, std::int64_t out, float* y, const Finish& finish) {
+void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, const float* b, std::int64_t in,
+               std::int64_t out, float* y, const Finish& finish) {
   if (rows == 0) return;  // every sequence sat the step out
   const LinearArgs<E> args{x, w, y, rows, in, out, weight_tiles::column_tiles(out), weight_tiles::chunks(in)};
   if (rows == 1) {
-    std::copy(b.begin(), b.end(), y);
+    if (b)
+      std::copy(b, b + out, y);
+    else
+      std::fill(y, y + out, 0.0f);
     // Not zeroed here: each thread zeroes its own partial, in its own cache.
     const std::unique_ptr<float[]> partials(new float[static_cast<std::size_t>(omp_get_max_threads() * out)]);
 #pragma omp parallel
@@ -444,7 +450,7 @@ void linear(const Model& model, const float* x, std::int64_t rows, const std::ve
             float* y, const Finish& finish = no_finish) {
   in_format(model.format, [&](auto format) {
     using E = decltype(format);
-    linear_in<E>(x, rows, held<E>(w32, w16), b, in, out, y, finish);
+    linear_in<E>(x, rows, held<E>(w32, w16), b.data(), in, out, y, finish);
   });
 }
 
@@ -489,185 +495,20 @@ void apply_gelu(float* values, std::int64_t n) {
   std::copy(tail, tail + (n - i), values + i);
 }
 
-// The shuffle masks of sum_lanes' level H: lane l of the pair (a, b) takes,
-// within each block of 2H lanes, a's lanes (low half) or b's (high half),
-// first from one half of that block and then (`high`) from the other.
-template <int H>
-IntVec fold_mask(bool high) {
-  IntVec mask;
-  for (int l = 0; l < kLanes; ++l) {
-    const int m = l % (2 * H), base = l - m;
-    mask[l] = m < H ? base + m + (high ? H : 0) : kLanes + base + m - (high ? 0 : H);
-  }
-  return mask;
-}
-
-// Lane l of the result holds the sum of acc[l]'s lanes. A tree: at each level
-// vector i and vector i + H fold into one, each keeping half its lanes' sums,
-// so the kLanes sums cost about 3·kLanes instructions, not kLanes horizontal
-// sums. H is a template argument so that the masks are constants.
-template <int H = kLanes / 2>
-Vec sum_lanes(Vec (&acc)[kLanes]) {
-  for (int i = 0; i < H; ++i)
-    acc[i] = __builtin_shuffle(acc[i], acc[i + H], fold_mask<H>(false)) +
-             __builtin_shuffle(acc[i], acc[i + H], fold_mask<H>(true));
-  if constexpr (H > 1)
-    return sum_lanes<H / 2>(acc);
-  else
-    return acc[0];
-}
-
-template <class E>
-struct HeadArgs {
-  const float* h;             // (rows × d), the final layer norm's output
-  const typename E::Bits* e;  // (vocab × d), the token embedding
-  float* logits;              // (rows × vocab)
-  std::int64_t rows, d, vocab;
-};
-
-// logits of rows r0 … r0+R−1 for the kLanes/R vocabulary rows from v0: R·K =
-// kLanes dot products in registers, each vector of E loaded used R times.
-template <int R, class E>
-void head_tile(const HeadArgs<E>& a, std::int64_t r0, std::int64_t v0) {
-  constexpr int K = kLanes / R;
-  const std::int64_t whole = a.d / kLanes * kLanes;
-  Vec acc[kLanes] = {};
-  const bool prefetch = r0 == 0 && v0 + 2 * K <= a.vocab;  // the next K rows of E, while these are in use
-  for (std::int64_t i = 0; i < whole; i += kLanes) {
-    Vec e[K];
-    for (int k = 0; k < K; ++k) e[k] = E::vec(a.e + (v0 + k) * a.d + i);
-    if (prefetch)
-      for (int k = 0; k < K; ++k) __builtin_prefetch(a.e + (v0 + K + k) * a.d + i);
-    for (int r = 0; r < R; ++r) {
-      Vec h = load(a.h + (r0 + r) * a.d + i);
-      in_register(h);
-      for (int k = 0; k < K; ++k) acc[r * K + k] += h * e[k];
-    }
-  }
-  const Vec sums = sum_lanes(acc);
-  for (int r = 0; r < R; ++r)
-    for (int k = 0; k < K; ++k) {
-      float dot = sums[r * K + k];
-      for (std::int64_t i = whole; i < a.d; ++i)
-        dot = std::fma(a.h[(r0 + r) * a.d + i], E::one(a.e + (v0 + k) * a.d + i), dot);
-      a.logits[(r0 + r) * a.vocab + v0 + k] = dot;
-    }
-}
-
-// head_tile<R> over the kLanes vocabulary rows from v0 for the batch's rows
-// from r0 that fill whole tiles of R, K = kLanes/R vocabulary rows at a time
-// (they stay in L1 while every tile of rows meets them); returns the first
-// row left over.
-template <int R, class E>
-std::int64_t head_rows(const HeadArgs<E>& a, std::int64_t r0, std::int64_t v0) {
-  const std::int64_t end = r0 + (a.rows - r0) / R * R;
-  for (std::int64_t k = 0; k < kLanes; k += kLanes / R)
-    for (std::int64_t r = r0; r < end; r += R) head_tile<R>(a, r, v0 + k);
-  return end;
-}
-
-// The kLanes vocabulary rows from v0 against every row of the batch: 8 rows
-// at a time (each vector of E loaded, and widened when held in 16 bits,
-// once for all 8: at batch 8 the 4-row tiles widened each twice), then the
-// batch's last rows 4, 2 and 1 at a time.
-template <class E>
-void head_block(const HeadArgs<E>& a, std::int64_t v0) {
-  std::int64_t r0 = 0;
-  if constexpr (kLanes >= 8) r0 = head_rows<8>(a, r0, v0);  // SSE's 4 lanes make no tile of 8 rows
-  r0 = head_rows<4>(a, r0, v0);
-  r0 = head_rows<2>(a, r0, v0);
-  head_rows<1>(a, r0, v0);
-}
-
-// From kLanes + 1 rows on, the batch goes in the vector lanes instead: the
-// logits of kHeadGroup rows for kHeadVocab vocabulary rows are kHeadVocab ×
-// kHeadVectors accumulators, and each step i of the depth loads hᵀ[i]'s
-// kHeadVectors vectors and broadcasts one value of each vocabulary row, with
-// no sum across lanes at the end. Per multiply-add that is a twelfth of a
-// vector load where head_tile<4> needs half of one, and h (96 KiB at batch 32,
-// more than L1 holds) is read once per kHeadVocab vocabulary rows instead of
-// once per 4: at batch 32 it runs about twice as fast (docs/benchmarks.md).
-constexpr int kHeadVectors = 2;
-constexpr std::int64_t kHeadGroup = kHeadVectors * kLanes;  // batch rows per group
-// kHeadVocab × kHeadVectors accumulators and kHeadVectors of hᵀ: 26 of
-// AVX-512's 32 registers, or 14 of AVX's 16.
-constexpr int kHeadVocab = kLanes == 16 ? 12 : 6;
-
-// logits[g0 + l][v0 + k] for the K vocabulary rows from v0 and the kHeadGroup
-// rows of hᵀ (d × kHeadGroup, lane l = batch row g0 + l; rows past the batch
-// are zeros and are not stored). The first group asks for the next K
-// vocabulary rows, a cache line of each per kLanes steps.
-template <int K, class E>
-void head_group(const HeadArgs<E>& a, const float* ht, std::int64_t g0, std::int64_t v0) {
-  Vec acc[K][kHeadVectors] = {};
-  const bool prefetch = g0 == 0 && v0 + 2 * K <= a.vocab;
-  // Held in 16 bits, E's next kLanes values of each row are widened a vector
-  // at a time into `widened` (in L1), which the broadcasts then read: one
-  // conversion per kLanes values, not one per value.
-  constexpr bool kWiden = !std::is_same_v<E, F32>;
-  alignas(64) float widened[K * kLanes];
-  const std::int64_t whole = kWiden ? a.d / kLanes * kLanes : 0;
-  for (std::int64_t i = 0; i < a.d; ++i) {
-    Vec h[kHeadVectors];
-    for (int v = 0; v < kHeadVectors; ++v) h[v] = load(ht + i * kHeadGroup + v * kLanes);
-    if (i % kLanes == 0) {
-      if (prefetch)
-        for (int k = 0; k < K; ++k) __builtin_prefetch(a.e + (v0 + K + k) * a.d + i);
-      if (i < whole)
-        for (int k = 0; k < K; ++k) store(widened + k * kLanes, E::vec(a.e + (v0 + k) * a.d + i));
-    }
-    for (int k = 0; k < K; ++k) {
-      const float e = i < whole ? widened[k * kLanes + i % kLanes] : E::one(a.e + (v0 + k) * a.d + i);
-      for (int v = 0; v < kHeadVectors; ++v) acc[k][v] += e * h[v];
-    }
-  }
-  const std::int64_t rows = std::min(kHeadGroup, a.rows - g0);
-  for (std::int64_t l = 0; l < rows; ++l)
-    for (int k = 0; k < K; ++k) a.logits[(g0 + l) * a.vocab + v0 + k] = acc[k][l / kLanes][l % kLanes];
-}
-
-// logits (rows × vocab) = h · Eᵀ: the LM head, tied to the token embedding.
-// E is read once, by whichever thread owns a block of its rows; every row of
-// the batch is applied to a block while it is in cache. Up to kLanes rows:
-// head_block's dot products. Beyond: hᵀ in groups of kHeadGroup rows
-// (zero-padded), against kHeadVocab vocabulary rows at a time.
-template <class E>
-void lm_head_in(const Model& model, const typename E::Bits* embedding, const float* h, std::int64_t rows,
-                float* logits) {
-  const std::int64_t d = model.config.d_model, vocab = model.config.vocab;
-  const HeadArgs<E> args{h, embedding, logits, rows, d, vocab};
-  if (rows > kLanes) {
-    const std::int64_t groups = (rows + kHeadGroup - 1) / kHeadGroup;
-    std::vector<float> ht(static_cast<std::size_t>(groups * d * kHeadGroup), 0.0f);  // group g: d × kHeadGroup
-    for (std::int64_t r = 0; r < rows; ++r)
-      for (std::int64_t i = 0; i < d; ++i)
-        ht[static_cast<std::size_t>((r / kHeadGroup * d + i) * kHeadGroup + r % kHeadGroup)] = h[r * d + i];
-    const std::int64_t blocks = vocab / kHeadVocab;
-#pragma omp parallel for schedule(static)
-    for (std::int64_t block = 0; block < blocks; ++block)
-      for (std::int64_t g = 0; g < groups; ++g)
-        head_group<kHeadVocab, E>(args, ht.data() + g * d * kHeadGroup, g * kHeadGroup, block * kHeadVocab);
-    for (std::int64_t v = blocks * kHeadVocab; v < vocab; ++v)  // the vocabulary's last few rows
-      for (std::int64_t g = 0; g < groups; ++g)
-        head_group<1, E>(args, ht.data() + g * d * kHeadGroup, g * kHeadGroup, v);
-    return;
-  }
-  const std::int64_t blocks = vocab / kLanes;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t block = 0; block < blocks; ++block) head_block(args, block * kLanes);
-  for (std::int64_t v = blocks * kLanes; v < vocab; ++v)  // the vocabulary's last few rows
-    for (std::int64_t r = 0; r < rows; ++r) {
-      float dot = 0.0f;
-      for (std::int64_t i = 0; i < d; ++i) dot = std::fma(h[r * d + i], E::one(args.e + v * d + i), dot);
-      logits[r * vocab + v] = dot;
-    }
-}
-
-// The LM head on the token embedding in the model's format.
+// logits (rows × vocab) = h · Eᵀ: the LM head, tied to the token embedding,
+// which the model holds as Eᵀ (d_model × vocab) in the layers' tile order,
+// so that the head is one more linear layer, without a bias: E is read once
+// a step, a block at a time, each block meets every row of the batch from
+// registers, and a value held in 16 bits is widened once. (Held row-major,
+// E needed kernels of its own, which ended each dot product with a sum
+// across vector lanes and read 16 rows of E side by side at batch 1: batch
+// 8 ran at 0.67–0.91 of today's speed in fp32, docs/benchmarks.md.)
 void lm_head(const Model& model, const float* h, std::int64_t rows, float* logits) {
+  const std::int64_t d = model.config.d_model, vocab = model.config.vocab;
   in_format(model.format, [&](auto format) {
     using E = decltype(format);
-    lm_head_in<E>(model, held<E>(model.token_embedding, model.token_embedding_16), h, rows, logits);
+    linear_in<E>(h, rows, held<E>(model.token_embedding, model.token_embedding_16), nullptr, d, vocab, logits,
+                 no_finish);
   });
 }
 
@@ -703,9 +544,11 @@ void embed(const Model& model, std::int64_t token, std::int64_t position, float*
   const std::int64_t d = model.config.d_model;
   in_format(model.format, [&](auto format) {
     using E = decltype(format);
-    const typename E::Bits* row = held<E>(model.token_embedding, model.token_embedding_16) + token * d;
+    // The token's column of Eᵀ: one value in each of d rows of the tile order.
+    const typename E::Bits* embedding = held<E>(model.token_embedding, model.token_embedding_16);
     for (std::int64_t i = 0; i < d; ++i)
-      x[i] = E::one(row + i) + model.position_embedding[static_cast<std::size_t>(position * d + i)];
+      x[i] = E::one(embedding + weight_tiles::element_offset(d, model.config.vocab, i, token)) +
+             model.position_embedding[static_cast<std::size_t>(position * d + i)];
   });
 }
 
@@ -753,7 +596,8 @@ Model random_model(const ModelConfig& config, std::uint64_t seed) {
   std::mt19937_64 engine(seed);
   Model model;
   model.config = config;
-  model.token_embedding = normal(static_cast<std::size_t>(config.vocab * d), engine);
+  model.token_embedding =
+      transposed_to_tiled(normal(static_cast<std::size_t>(config.vocab * d), engine), d, config.vocab);
   model.position_embedding = normal(static_cast<std::size_t>(config.context * d), engine, 0.01f);
   const auto ones = std::vector<float>(static_cast<std::size_t>(d), 1.0f);
   const auto zeros = [](std::int64_t n) { return std::vector<float>(static_cast<std::size_t>(n), 0.0f); };

@@ -24,16 +24,15 @@ void require_values(const std::vector<float>& values, const char* name, std::int
                                 std::to_string(in) + " × " + std::to_string(out));
 }
 
-// visit(row-major index, tiled index) for every element, block by block.
+// visit(p, j, tiled index) for every element (p, j), block by block.
 template <class Visit>
 void for_each_element(std::int64_t in, std::int64_t out, Visit visit) {
   const std::vector<ColumnTile> tiles = column_tiles(out);
   for (std::int64_t c = 0; c < chunks(in); ++c)
     for (const ColumnTile& tile : tiles) {
-      std::int64_t at = block_offset(in, out, c, tile);
+      auto at = static_cast<std::size_t>(block_offset(in, out, c, tile));
       for (std::int64_t p = c * kChunkRows; p < c * kChunkRows + chunk_rows(in, c); ++p)
-        for (std::int64_t j = tile.start; j < tile.start + tile.width; ++j)
-          visit(static_cast<std::size_t>(p * out + j), static_cast<std::size_t>(at++));
+        for (std::int64_t j = tile.start; j < tile.start + tile.width; ++j) visit(p, j, at++);
     }
 }
 
@@ -45,26 +44,33 @@ std::size_t tiled_index(std::int64_t in, std::int64_t out, std::int64_t p, std::
     throw std::invalid_argument("p: " + std::to_string(p) + " is outside [0, " + std::to_string(in) + ")");
   if (j < 0 || j >= out)
     throw std::invalid_argument("j: " + std::to_string(j) + " is outside [0, " + std::to_string(out) + ")");
-  for (const ColumnTile& tile : column_tiles(out))
-    if (j < tile.start + tile.width) {
-      const std::int64_t c = p / kChunkRows;
-      return static_cast<std::size_t>(block_offset(in, out, c, tile) + (p - c * kChunkRows) * tile.width +
-                                      (j - tile.start));
-    }
-  return 0;  // not reached: the tiles cover every column
+  return static_cast<std::size_t>(element_offset(in, out, p, j));
 }
 
 std::vector<float> to_tiled(const std::vector<float>& row_major, std::int64_t in, std::int64_t out) {
   require_values(row_major, "row_major", in, out);
   std::vector<float> tiled(row_major.size());
-  for_each_element(in, out, [&](std::size_t rows, std::size_t tiles) { tiled[tiles] = row_major[rows]; });
+  for_each_element(in, out, [&](std::int64_t p, std::int64_t j, std::size_t at) {
+    tiled[at] = row_major[static_cast<std::size_t>(p * out + j)];
+  });
+  return tiled;
+}
+
+std::vector<float> transposed_to_tiled(const std::vector<float>& transposed, std::int64_t in, std::int64_t out) {
+  require_values(transposed, "transposed", in, out);
+  std::vector<float> tiled(transposed.size());
+  for_each_element(in, out, [&](std::int64_t p, std::int64_t j, std::size_t at) {
+    tiled[at] = transposed[static_cast<std::size_t>(j * in + p)];
+  });
   return tiled;
 }
 
 std::vector<float> to_row_major(const std::vector<float>& tiled, std::int64_t in, std::int64_t out) {
   require_values(tiled, "tiled", in, out);
   std::vector<float> row_major(tiled.size());
-  for_each_element(in, out, [&](std::size_t rows, std::size_t tiles) { row_major[rows] = tiled[tiles]; });
+  for_each_element(in, out, [&](std::int64_t p, std::int64_t j, std::size_t at) {
+    row_major[static_cast<std::size_t>(p * out + j)] = tiled[at];
+  });
   return row_major;
 }
 

@@ -34,6 +34,10 @@ constexpr int kTileRows = 4, kTileVectors = 2;
 // 48 KiB block would fill all of L1 (docs/benchmarks.md).
 constexpr std::int64_t kChunkRows = 128;
 
+// The widths a column tile takes, widest first: each while it fits.
+inline constexpr std::int64_t kTileWidths[] = {std::int64_t{kTileVectors} * kLanes, std::int64_t{2} * kLanes,
+                                               std::int64_t{kLanes}};
+
 // Columns [start, start + width) of W.
 struct ColumnTile {
   std::int64_t start, width;
@@ -43,10 +47,23 @@ struct ColumnTile {
 inline std::vector<ColumnTile> column_tiles(std::int64_t out) {
   std::vector<ColumnTile> tiles;
   std::int64_t j = 0;
-  for (const std::int64_t width : {std::int64_t{kTileVectors} * kLanes, std::int64_t{2} * kLanes, std::int64_t{kLanes}})
+  for (const std::int64_t width : kTileWidths)
     for (; j + width <= out; j += width) tiles.push_back({j, width});
   if (j < out) tiles.push_back({j, out - j});
   return tiles;
+}
+
+// The column tile that holds column j of `out` columns (0 <= j < out): what
+// column_tiles(out) would find, without building the list (a token's
+// embedding is a column of the LM head's matrix, looked up every step).
+inline ColumnTile column_tile_of(std::int64_t out, std::int64_t j) {
+  std::int64_t start = 0;
+  for (const std::int64_t width : kTileWidths) {
+    const std::int64_t whole = (out - start) / width;  // tiles of this width
+    if (j < start + whole * width) return {start + (j - start) / width * width, width};
+    start += whole * width;
+  }
+  return {start, out - start};
 }
 
 // The rows chunk c holds: kChunkRows, or what is left of W's in rows.
@@ -60,6 +77,14 @@ inline std::int64_t chunks(std::int64_t in) { return (in + kChunkRows - 1) / kCh
 // kChunkRows whole rows, and each tile before this one chunk_rows × its width.
 inline std::int64_t block_offset(std::int64_t in, std::int64_t out, std::int64_t c, const ColumnTile& tile) {
   return c * kChunkRows * out + chunk_rows(in, c) * tile.start;
+}
+
+// Where element (p, j) of W (in × out) sits: its block's start, then p's row
+// of the block and j's column of the tile. Unchecked (tiled_index checks).
+inline std::int64_t element_offset(std::int64_t in, std::int64_t out, std::int64_t p, std::int64_t j) {
+  const ColumnTile tile = column_tile_of(out, j);
+  const std::int64_t c = p / kChunkRows;
+  return block_offset(in, out, c, tile) + (p - c * kChunkRows) * tile.width + (j - tile.start);
 }
 
 }  // namespace a06_kv_cache_decode::weight_tiles

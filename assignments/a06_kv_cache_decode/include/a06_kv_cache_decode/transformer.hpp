@@ -35,7 +35,8 @@ enum class WeightFormat : std::int32_t { f32 = 0, f16 = 1, bf16 = 2 };
 
 // The four matrices (y = x·W + bias) are held in tile order, block by block
 // as the decode kernels read them (weight_layout.hpp: to_tiled and
-// to_row_major convert, tiled_index finds one element); the rest row-major.
+// to_row_major convert, tiled_index finds one element); the rest row-major,
+// but for the token embedding (Model below).
 struct LayerWeights {
   std::vector<float> norm1_scale, norm1_shift;  // (d_model)
   std::vector<float> qkv, qkv_bias;             // (d_model, d_model + 2·kv_heads·head_dim), tiled
@@ -50,7 +51,11 @@ struct LayerWeights {
 
 struct Model {
   ModelConfig config;
-  std::vector<float> token_embedding;     // (vocab, d_model); also the LM head
+  // The token embedding E (vocab × d_model), held as the LM head reads it:
+  // Eᵀ (d_model × vocab) in tile order, logits = h·Eᵀ. Token t's embedding is
+  // column t: element (i, t) is at tiled_index(d_model, vocab, i, t), and
+  // transposed_to_tiled(E, d_model, vocab) converts E to it.
+  std::vector<float> token_embedding;
   std::vector<float> position_embedding;  // (context, d_model)
   std::vector<LayerWeights> layers;
   std::vector<float> final_scale, final_shift;  // (d_model)
