@@ -1,9 +1,9 @@
-// a06's tile order for the layers' matrices and the LM head's (weight_layout.hpp):
-// to_tiled, to_row_major, transposed_to_tiled and tiled_index agree with each
-// other for every element, on
-// shapes that leave partial chunks of rows and every kind of column tile
-// (whole tiles, narrower vectors, columns that fill no vector), and bad
-// shapes are errors naming the argument.
+// a06's tile order for the layers' matrices and the LM head's
+// (weight_layout.hpp): to_tiled, to_row_major, transposed_to_tiled and
+// tiled_index agree with each other for every element, on shapes that leave
+// partial chunks of rows and every kind of column tile (whole tiles, narrower
+// vectors, columns that fill no vector), and bad shapes are errors naming
+// the argument.
 #include "a06_kv_cache_decode/weight_layout.hpp"
 
 #include <gtest/gtest.h>
