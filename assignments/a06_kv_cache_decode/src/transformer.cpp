@@ -284,6 +284,14 @@ void by_tile_width(const ColumnTile& tile, Whole whole, Narrow narrow) {
 // flight still fit in L2 beside the one in use.
 constexpr std::int64_t kBlocksAhead = 3;
 
+// y[j0 … j1) = the bias's columns, or zeros where there is none (b null).
+void start_at_bias(const float* b, std::int64_t j0, std::int64_t j1, float* y) {
+  if (b)
+    std::copy(b + j0, b + j1, y + j0);
+  else
+    std::fill(y + j0, y + j1, 0.0f);
+}
+
 // Tiles [first, last) of W, tile by tile, each tile's chunks top to bottom:
 // each block once, applied to the whole batch. A tile's rows × width sums
 // stay in L1 from its first chunk to its last (chunk by chunk across the
@@ -300,13 +308,7 @@ void linear_band(const LinearArgs<E>& a, const float* bias, std::int64_t first, 
   const std::int64_t blocks = (last - first) * a.chunks;
   const ColumnTile &left = a.tiles[static_cast<std::size_t>(first)],
                    &right = a.tiles[static_cast<std::size_t>(last - 1)];
-  for (std::int64_t r = 0; r < a.rows; ++r) {
-    float* y = a.y + r * a.out;
-    if (bias)
-      std::copy(bias + left.start, bias + right.start + right.width, y + left.start);
-    else
-      std::fill(y + left.start, y + right.start + right.width, 0.0f);
-  }
+  for (std::int64_t r = 0; r < a.rows; ++r) start_at_bias(bias, left.start, right.start + right.width, a.y + r * a.out);
   // Block k of the band's order: chunk k % chunks of tile first + k / chunks.
   const auto chunk_of = [&](std::int64_t k) { return k % a.chunks; };
   const auto tile_of = [&](std::int64_t k) -> const ColumnTile& {
@@ -421,10 +423,7 @@ void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, con
   if (rows == 0) return;  // every sequence sat the step out
   const LinearArgs<E> args{x, w, y, rows, in, out, weight_tiles::column_tiles(out), weight_tiles::chunks(in)};
   if (rows == 1) {
-    if (b)
-      std::copy(b, b + out, y);
-    else
-      std::fill(y, y + out, 0.0f);
+    start_at_bias(b, 0, out, y);
     // Not zeroed here: each thread zeroes its own partial, in its own cache.
     const std::unique_ptr<float[]> partials(new float[static_cast<std::size_t>(omp_get_max_threads() * out)]);
 #pragma omp parallel

@@ -36,6 +36,18 @@ void for_each_element(std::int64_t in, std::int64_t out, Visit visit) {
     }
 }
 
+// W (in × out) in tile order from `values`, which hold its element (p, j)
+// at p · p_stride + j · j_stride: (out, 1) row-major, (1, in) transposed.
+std::vector<float> gathered_to_tiled(const std::vector<float>& values, const char* name, std::int64_t in,
+                                     std::int64_t out, std::int64_t p_stride, std::int64_t j_stride) {
+  require_values(values, name, in, out);
+  std::vector<float> tiled(values.size());
+  for_each_element(in, out, [&](std::int64_t p, std::int64_t j, std::size_t at) {
+    tiled[at] = values[static_cast<std::size_t>(p * p_stride + j * j_stride)];
+  });
+  return tiled;
+}
+
 }  // namespace
 
 std::size_t tiled_index(std::int64_t in, std::int64_t out, std::int64_t p, std::int64_t j) {
@@ -48,21 +60,11 @@ std::size_t tiled_index(std::int64_t in, std::int64_t out, std::int64_t p, std::
 }
 
 std::vector<float> to_tiled(const std::vector<float>& row_major, std::int64_t in, std::int64_t out) {
-  require_values(row_major, "row_major", in, out);
-  std::vector<float> tiled(row_major.size());
-  for_each_element(in, out, [&](std::int64_t p, std::int64_t j, std::size_t at) {
-    tiled[at] = row_major[static_cast<std::size_t>(p * out + j)];
-  });
-  return tiled;
+  return gathered_to_tiled(row_major, "row_major", in, out, out, 1);
 }
 
 std::vector<float> transposed_to_tiled(const std::vector<float>& transposed, std::int64_t in, std::int64_t out) {
-  require_values(transposed, "transposed", in, out);
-  std::vector<float> tiled(transposed.size());
-  for_each_element(in, out, [&](std::int64_t p, std::int64_t j, std::size_t at) {
-    tiled[at] = transposed[static_cast<std::size_t>(j * in + p)];
-  });
-  return tiled;
+  return gathered_to_tiled(transposed, "transposed", in, out, 1, in);
 }
 
 std::vector<float> to_row_major(const std::vector<float>& tiled, std::int64_t in, std::int64_t out) {
