@@ -8,6 +8,31 @@
 #include "rooflab/timing.hpp"
 
 namespace rooflab {
+namespace {
+
+// The best of `repeats` timed sums over values[0 … n): reads only, as a
+// decode step's pass over its weights.
+double read_seconds(const float* values, std::size_t n, int repeats) {
+  const auto blocks = static_cast<std::ptrdiff_t>(n / 16);
+  float total = 0.0f;
+  const double seconds = best_seconds(repeats, [&] {
+    float sum = 0.0f;
+#pragma omp parallel reduction(+ : sum)
+    {
+      // 16 running sums: one add's latency is not on every element's path.
+      float lanes[16] = {};
+#pragma omp for schedule(static)
+      for (std::ptrdiff_t block = 0; block < blocks; ++block)
+        for (int k = 0; k < 16; ++k) lanes[k] += values[block * 16 + k];
+      for (const float lane : lanes) sum += lane;
+    }
+    total += sum;  // used, so the loop stays
+  });
+  if (total < 0) std::printf("(never: %f)\n", static_cast<double>(total));
+  return seconds;
+}
+
+}  // namespace
 
 Bandwidth measure_bandwidth(int mib, int repeats) {
   const std::size_t n = static_cast<std::size_t>(mib) * (1u << 20) / sizeof(float);
@@ -29,23 +54,21 @@ Bandwidth measure_bandwidth(int mib, int repeats) {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < size; ++i) a[i] = b[i] + 3.0f * c[i];
   });
-  float total = 0.0f;
-  const double read = best_seconds(repeats, [&] {
-    float sum = 0.0f;
-#pragma omp parallel reduction(+ : sum)
-    {
-      // 16 running sums: one add's latency is not on every element's path.
-      float lanes[16] = {};
-#pragma omp for schedule(static)
-      for (std::ptrdiff_t block = 0; block < size / 16; ++block)
-        for (int k = 0; k < 16; ++k) lanes[k] += b[block * 16 + k];
-      for (const float lane : lanes) sum += lane;
-    }
-    total += sum;  // used, so the loop stays
-  });
-  if (total < 0) std::printf("(never: %f)\n", static_cast<double>(total));
+  const double read = read_seconds(b.get(), n, repeats);
   return {8.0 * static_cast<double>(n) / copy, 12.0 * static_cast<double>(n) / triad,
           4.0 * static_cast<double>(n) / read};
+}
+
+ReadBandwidthProbe::ReadBandwidthProbe(int mib)
+    : n_(static_cast<std::size_t>(mib) * (1u << 20) / sizeof(float)), values_(new float[n_]) {
+  const auto size = static_cast<std::ptrdiff_t>(n_);
+  float* values = values_.get();
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < size; ++i) values[i] = 1.0f;
+}
+
+double ReadBandwidthProbe::measure(int repeats) {
+  return 4.0 * static_cast<double>(n_) / read_seconds(values_.get(), n_, repeats);
 }
 
 }  // namespace rooflab

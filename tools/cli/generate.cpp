@@ -128,7 +128,10 @@ void print_model_line(const analyze::ModelFile& file, const a06_kv_cache_decode:
 // One batch, one run: the table of measure and value.
 int run_single(const GenerateFlags& flags, const analyze::ModelFile& file, const a06_kv_cache_decode::Model& model,
                const Bandwidth& measured) {
+  ReadBandwidthProbe probe;
+  const double read_before = probe.measure();
   const double decode_s = decode_seconds(model, flags, flags.batch);
+  const double read_beside = std::max(read_before, probe.measure());  // the best of the minutes it ran in
   const double bytes = step_cost(file.config, flags, flags.batch, model).bytes;
   const double tokens_per_s = static_cast<double>(flags.tokens * flags.batch) / decode_s;
   const double bound = measured.copy_bytes_per_s / bytes * static_cast<double>(flags.batch);
@@ -148,8 +151,9 @@ int run_single(const GenerateFlags& flags, const analyze::ModelFile& file, const
   std::printf("| roofline bound: bandwidth / bytes per token | %.1f tokens/s |\n", bound);
   std::printf("| achieved / bound | %.0f %% |\n", 100 * tokens_per_s / bound);
   // Decoding only reads: the read-only bandwidth is the tighter yardstick.
-  const double read_bound = measured.read_bytes_per_s / bytes * static_cast<double>(flags.batch);
-  std::printf("| read bandwidth (a sum over 256 MiB), measured now | %.1f GB/s |\n", measured.read_bytes_per_s / 1e9);
+  const double read_bound = read_beside / bytes * static_cast<double>(flags.batch);
+  std::printf("| read bandwidth (a sum over 256 MiB), the higher of before and after the run | %.1f GB/s |\n",
+              read_beside / 1e9);
   std::printf("| achieved / bound at the read bandwidth | %.0f %% |\n", 100 * tokens_per_s / read_bound);
   return 0;
 }
@@ -214,19 +218,42 @@ PeerRun hugging_face_seconds(const ModelConfig& config, const TransformerConfig&
   return run;
 }
 
+// A batch's best run, and the read bandwidth beside its runs: measured
+// before each run and after the last, the highest of them is the batch's
+// memory roof (the best run against the best the memory gave in the same
+// minutes; on a shared host, one measurement before all the runs put one
+// binary's batch 1 anywhere from 57 to 120 % of its roof within half an
+// hour: docs/benchmarks.md).
+struct BatchRuns {
+  double seconds = 0;
+  double read_bytes_per_s = 0;
+};
+
+BatchRuns time_batch(const a06_kv_cache_decode::Model& model, const GenerateFlags& flags, std::int64_t batch,
+                     ReadBandwidthProbe& probe) {
+  BatchRuns runs{0, probe.measure()};
+  for (int run = 0; run < flags.repeats; ++run) {
+    const double s = decode_seconds(model, flags, batch);
+    runs.seconds = run == 0 ? s : std::min(runs.seconds, s);
+    runs.read_bytes_per_s = std::max(runs.read_bytes_per_s, probe.measure());
+  }
+  return runs;
+}
+
 // The batches' rows: rooflab's tokens/s, Hugging Face's, their ratio and the memory bound.
 int run_table(const GenerateFlags& flags, const analyze::ModelFile& file, const a06_kv_cache_decode::Model& model,
               const Bandwidth& measured) {
-  std::map<std::int64_t, double> seconds;
+  ReadBandwidthProbe probe;
+  std::map<std::int64_t, BatchRuns> timed;
   for (const std::int64_t batch : flags.batches) {
-    std::fprintf(stderr, "generate: rooflab, batch %lld, best of %d runs ...\n", static_cast<long long>(batch),
-                 flags.repeats);
-    double best = 0;
-    for (int run = 0; run < flags.repeats; ++run) {
-      const double s = decode_seconds(model, flags, batch);
-      best = run == 0 ? s : std::min(best, s);
-    }
-    seconds[batch] = best;
+    std::fprintf(stderr, "generate: rooflab, batch %lld, best of %d runs, the read bandwidth beside each ...\n",
+                 static_cast<long long>(batch), flags.repeats);
+    timed[batch] = time_batch(model, flags, batch, probe);
+  }
+  double slowest = timed.begin()->second.read_bytes_per_s, fastest = slowest;  // the rows' range
+  for (const auto& [batch, runs] : timed) {
+    slowest = std::min(slowest, runs.read_bytes_per_s);
+    fastest = std::max(fastest, runs.read_bytes_per_s);
   }
   // The other roof: at batch 8 and 32 a step does enough arithmetic per byte
   // that the cores' multiply-adds, not memory, may set the pace.
@@ -250,29 +277,31 @@ int run_table(const GenerateFlags& flags, const analyze::ModelFile& file, const 
         flags.threads, peer.versions.c_str());
   std::printf(
       "roofline: a02's FLOPs and bytes per step (weights, KV cache at %.0f tokens, activations) against the "
-      "read bandwidth measured now, %.1f GB/s (copy %.1f GB/s), and the fp32 FMA peak measured now, %.1f "
-      "GFLOP/s (%d threads; `lab bench peak`): the slower of the two is the roof\n\n",
-      mean_cached_tokens(flags), measured.read_bytes_per_s / 1e9, measured.copy_bytes_per_s / 1e9,
-      peak.flops_per_s / 1e9, peak.threads);
+      "read bandwidth measured beside each batch's runs (before each and after the last, the highest is the "
+      "row's: %.1f to %.1f GB/s here; %.1f GB/s, copy %.1f GB/s, before them all), and the fp32 FMA peak "
+      "measured now, %.1f GFLOP/s (%d threads; `lab bench peak`): the slower of the two is the roof\n\n",
+      mean_cached_tokens(flags), slowest / 1e9, fastest / 1e9, measured.read_bytes_per_s / 1e9,
+      measured.copy_bytes_per_s / 1e9, peak.flops_per_s / 1e9, peak.threads);
   std::printf(
       "| batch | rooflab tokens/s | ms per step | Hugging Face tokens/s | rooflab / Hugging Face | rooflab "
-      "GFLOP/s | of the FMA peak | memory bound tokens/s | FMA bound tokens/s | rooflab of the roof "
-      "|\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "GFLOP/s | of the FMA peak | read GB/s beside it | memory bound tokens/s | FMA bound tokens/s | rooflab "
+      "of the roof |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const std::int64_t batch : flags.batches) {
+    const BatchRuns& runs = timed[batch];
     const double tokens = static_cast<double>(flags.tokens * batch);
-    const double ours = tokens / seconds[batch];
+    const double ours = tokens / runs.seconds;
     const a02_transformer_costs::Cost cost = step_cost(file.config, flags, batch, model);
     const double flops_per_token = cost.flops / static_cast<double>(batch);
-    const double memory_bound = measured.read_bytes_per_s / cost.bytes * static_cast<double>(batch);
+    const double memory_bound = runs.read_bytes_per_s / cost.bytes * static_cast<double>(batch);
     const double fma_bound = peak.flops_per_s / flops_per_token;
     std::printf("| %lld | %.1f | %.1f | ", static_cast<long long>(batch), ours,
-                1e3 * seconds[batch] / static_cast<double>(flags.tokens));
+                1e3 * runs.seconds / static_cast<double>(flags.tokens));
     if (const auto found = peer.seconds.find(batch); found != peer.seconds.end())
-      std::printf("%.1f | %.2f | ", tokens / found->second, found->second / seconds[batch]);
+      std::printf("%.1f | %.2f | ", tokens / found->second, found->second / runs.seconds);
     else
       std::printf("— | — | ");
-    std::printf("%.1f | %.0f %% | %.1f | %.1f | %.0f %% |\n", ours * flops_per_token / 1e9,
-                100 * ours * flops_per_token / peak.flops_per_s, memory_bound, fma_bound,
+    std::printf("%.1f | %.0f %% | %.1f | %.1f | %.1f | %.0f %% |\n", ours * flops_per_token / 1e9,
+                100 * ours * flops_per_token / peak.flops_per_s, runs.read_bytes_per_s / 1e9, memory_bound, fma_bound,
                 100 * ours / std::min(memory_bound, fma_bound));
   }
   if (flags.compare && !peer.why_not.empty()) std::printf("\nHugging Face: %s.\n", peer.why_not.c_str());

@@ -4,6 +4,9 @@
 // generate`, a06's profile).
 #pragma once
 
+#include <cstddef>
+#include <memory>
+
 namespace rooflab {
 
 struct Bandwidth {
@@ -15,5 +18,23 @@ struct Bandwidth {
 // Best of `repeats` runs of each kernel over three arrays of `mib` MiB each,
 // with OpenMP's default threads.
 Bandwidth measure_bandwidth(int mib = 256, int repeats = 5);
+
+// The read-only bandwidth again and again, beside the runs it is the roof of:
+// its array is allocated and touched once, and each measure() costs a few
+// passes over it. On a host shared with other machines the bandwidth moves
+// within minutes (35 and 58 GB/s beside two runs of `rooflab generate` on
+// one 2-core machine, docs/benchmarks.md), so a roof measured once, before
+// the runs, can put the same code at 60 % or at 120 % of it.
+class ReadBandwidthProbe {
+ public:
+  explicit ReadBandwidthProbe(int mib = 256);
+  // Bytes per second, the best of `repeats` sums over the array, with
+  // OpenMP's default threads.
+  double measure(int repeats = 3);
+
+ private:
+  std::size_t n_;
+  std::unique_ptr<float[]> values_;
+};
 
 }  // namespace rooflab

@@ -1,0 +1,38 @@
+// The read bandwidth (rooflab/bandwidth.hpp) is a real rate, measured again
+// and again by one probe: positive and finite each time, above what any
+// machine this course runs on delivers from memory at its slowest (0.5 GB/s)
+// and below what a core's caches could return (a 64-byte line a cycle at
+// 6 GHz per thread, with the array in the caches).
+#include "rooflab/bandwidth.hpp"
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+
+namespace rooflab {
+namespace {
+
+TEST(ReadBandwidthProbe, MeasuresARateEachTime) {
+  ReadBandwidthProbe probe(8);  // 8 MiB: quick, and still a pass over memory or the last-level cache
+  const double ceiling = 64.0 * 6e9 * omp_get_max_threads();
+  for (int i = 0; i < 3; ++i) {
+    const double rate = probe.measure(2);
+    EXPECT_TRUE(std::isfinite(rate));
+    EXPECT_GT(rate, 0.5e9);
+    EXPECT_LT(rate, ceiling);
+  }
+}
+
+TEST(ReadBandwidthProbe, AgreesWithMeasureBandwidthsReadRate) {
+  // The probe's sum is measure_bandwidth's read kernel: over the same size
+  // the two give rates of one order (the machine may move between them; a
+  // miscounted byte per element would not).
+  const double probe = ReadBandwidthProbe(16).measure(5);
+  const double full = measure_bandwidth(16, 5).read_bytes_per_s;
+  EXPECT_GT(probe, full / 10);
+  EXPECT_LT(probe, full * 10);
+}
+
+}  // namespace
+}  // namespace rooflab
