@@ -70,13 +70,13 @@ TEST_P(BatchedStep, EverySequenceMatchesRecomputingItAlone) {
 
 INSTANTIATE_TEST_SUITE_P(Transformer, BatchedStep, ::testing::Values(1, 9, 17, 32, 40));
 
-// At batch 1 the linear layers split W's blocks (weight_layout.hpp) between
-// the threads, each into a partial sum of its own, and split the partials'
-// sum by columns; the last thread adds the columns that fill no whole
-// vector. Odd thread counts split the small model's few blocks unevenly,
-// and (7 threads) leave some threads no block, or no column of the sum, at
-// all. (transformer_tiled_test.cpp holds wider shapes to a row-major
-// forward pass.)
+// At batch 1 the threads of a linear layer take W's blocks (weight_layout.hpp)
+// from one counter, a few side by side at a time, each into the partial sum
+// of the blocks' chunk, and split the partials' sum by columns; the last
+// thread adds the columns that fill no whole vector. Odd thread counts take
+// the small model's few blocks unevenly, and (7 threads) leave some threads
+// no block, or no column of the sum, at all. (transformer_tiled_test.cpp
+// holds wider shapes to a row-major forward pass.)
 class ThreadCount : public ::testing::TestWithParam<int> {};
 
 TEST_P(ThreadCount, ABatchOfOneMatchesRecomputingItAlone) {
@@ -91,7 +91,31 @@ TEST_P(ThreadCount, ABatchOfOneMatchesRecomputingItAlone) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Transformer, ThreadCount, ::testing::Values(1, 3, 7));
+// Which thread took which blocks changes from run to run; the sums do not:
+// a chunk's partial is its own, and the chunks' partials are added in one
+// order. A batch of one's logits are the same bits on one thread and on 2,
+// 3 or 7, run after run. (d_ff 300: the MLP's second layer has three
+// chunks of rows, 128 + 128 + 44, whose partials a thread could add in
+// another order.)
+TEST_P(ThreadCount, ABatchOfOnesLogitsAreTheSameBitsAsOnOneThread) {
+  ModelConfig config = small_model();
+  config.d_ff = 300;
+  const Model model = random_model(config, 14);
+  const auto logits = [&](int threads) {
+    const rooflab::testing::ScopedOmpThreads thread_count(threads);
+    DecodeState state = make_decode_state(model.config, 1, 8, false);
+    std::vector<float> all;
+    for (const std::int64_t token : {5, 30, 2, 44, 17}) {
+      const std::vector<float> step_logits = step(model, state, {token});
+      all.insert(all.end(), step_logits.begin(), step_logits.end());
+    }
+    return all;
+  };
+  const std::vector<float> one_thread = logits(1);
+  for (int run = 0; run < 3; ++run) EXPECT_EQ(logits(GetParam()), one_thread) << GetParam() << " threads, run " << run;
+}
+
+INSTANTIATE_TEST_SUITE_P(Transformer, ThreadCount, ::testing::Values(1, 2, 3, 7));
 
 // A model held in fp16 or bf16 (WeightFormat) is the fp32 model on rounded
 // weights, read by the same kernels in the same order: every batch's logits

@@ -14,6 +14,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -356,38 +357,73 @@ void stream_blocks(const float* x, const typename E::Bits* first, std::int64_t n
       store(partial + (g * V + v) * kLanes, load(partial + (g * V + v) * kLanes) + sums[g][v]);
 }
 
-// y[0 … out) += x · W for one row x: thread t reads blocks [b_t, b_t+1) of
-// W, a contiguous run of memory, into a partial y of its own (`out` floats:
-// 12 KiB at a layer's widest, in L1; the LM head's 196 KiB, in L2); after a
-// barrier each thread adds every partial into its share of y. A batch of
-// one does a multiply-add per weight, so the layer is a pass over W at the
-// speed memory delivers it.
-// The run goes kStreamGroup blocks of a chunk side by side where they are
-// whole tiles, which keeps as many hardware prefetch streams busy; the
-// column bands of the batched path, with each thread's software prefetches,
-// were slower at batch 1 (docs/benchmarks.md).
+// Claims on one thread's share of a layer's units (linear_stream): its owner
+// takes them from the front, the other threads, once their own shares are
+// done, from the back; `claimed` counts both, so that the two ends never
+// take a unit twice.
+struct alignas(64) ShareClaims {
+  std::atomic<std::int64_t> claimed{0}, from_back{0};
+};
+
+// y[0 … out) += x · W for one row x. A batch of one does a multiply-add per
+// weight, so the layer is a pass over W at the speed memory delivers it.
+// W's blocks go in units of up to kStreamGroup blocks side by side in one
+// chunk, whole tiles read a row of each at a time, which keeps as many
+// hardware prefetch streams busy (the column bands of the batched path, with
+// each thread's software prefetches, were slower at batch 1:
+// docs/benchmarks.md). Each thread streams its share of the units, a
+// contiguous run of memory, from the front; one that finishes first takes
+// the others' last units from the back, so that neither waits at the
+// barrier for a share fixed in advance (with fixed shares, waiting threads
+// took 15 % of a batch-1 decode's samples in fp16, and 8–13 % since; one
+// counter handing out every unit, the threads' reads interleaved, was no
+// faster than fixed shares: docs/benchmarks.md). A unit
+// writes its sums into the partial of its chunk (`chunks` rows of `out`
+// floats, each column of a row written by one unit), and after the barrier
+// each thread adds the chunks' partials into its share of y, chunk 0 first:
+// the same sums in the same order whichever thread took which unit, and
+// whatever the thread count.
 template <class E, class Finish>
-void linear_stream(const LinearArgs<E>& a, float* partials, int t, int count, const Finish& finish) {
-  float* partial = partials + t * a.out;
-  std::fill(partial, partial + a.out, 0.0f);
-  const auto width = static_cast<std::int64_t>(a.tiles.size()), blocks = width * a.chunks;
-  const std::int64_t end = blocks * (t + 1) / count;
-  for (std::int64_t k = blocks * t / count; k < end;) {
-    const std::int64_t c = k / width, n = weight_tiles::chunk_rows(a.in, c), i = k % width;
-    const ColumnTile& tile = a.tiles[static_cast<std::size_t>(i)];
+void linear_stream(const LinearArgs<E>& a, float* partials, ShareClaims* shares, int t, int count,
+                   const Finish& finish) {
+  const auto width = static_cast<std::int64_t>(a.tiles.size());
+  const std::int64_t groups = (width + kStreamGroup - 1) / kStreamGroup, units = groups * a.chunks;
+  const auto share_begin = [&](int s) { return units * s / count; };
+  std::int64_t from_front = 0;
+  // The next unit: this thread's own from the front, then the others' from the back; −1 once none is left.
+  const auto claim = [&]() -> std::int64_t {
+    for (int k = 0; k < count; ++k) {
+      const int s = (t + k) % count;
+      const std::int64_t size = share_begin(s + 1) - share_begin(s);
+      ShareClaims& share = shares[s];
+      if (share.claimed.load(std::memory_order_relaxed) >= size ||
+          share.claimed.fetch_add(1, std::memory_order_relaxed) >= size)
+        continue;
+      if (k == 0) return share_begin(s) + from_front++;
+      return share_begin(s + 1) - 1 - share.from_back.fetch_add(1, std::memory_order_relaxed);
+    }
+    return -1;
+  };
+  for (std::int64_t u = claim(); u >= 0; u = claim()) {
+    const std::int64_t c = u / groups, first = u % groups * kStreamGroup, last = std::min(width, first + kStreamGroup);
+    const std::int64_t n = weight_tiles::chunk_rows(a.in, c);
     const float* x = a.x + c * kChunkRows;
-    const typename E::Bits* block = a.block(c, tile);
-    // The group's blocks are whole tiles if its last one is: the narrower tiles come last.
-    if (k + kStreamGroup <= end && i + kStreamGroup <= width &&
-        a.tiles[static_cast<std::size_t>(i + kStreamGroup - 1)].width == kTileVectors * kLanes) {
-      stream_blocks<kStreamGroup, kTileVectors, E>(x, block, n, partial + tile.start);
-      k += kStreamGroup;
+    float* partial = partials + c * a.out;
+    const ColumnTile &left = a.tiles[static_cast<std::size_t>(first)],
+                     &right = a.tiles[static_cast<std::size_t>(last - 1)];
+    std::fill(partial + left.start, partial + right.start + right.width, 0.0f);
+    // The unit's blocks are whole tiles if its last one is: the narrower tiles come last.
+    if (last - first == kStreamGroup && right.width == kTileVectors * kLanes) {
+      stream_blocks<kStreamGroup, kTileVectors, E>(x, a.block(c, left), n, partial + left.start);
       continue;
     }
-    ++k;
-    by_tile_width(
-        tile, [&](auto vectors) { stream_blocks<1, decltype(vectors)::value, E>(x, block, n, partial + tile.start); },
-        [&] { narrow_block<E>(x, 0, block, n, tile.width, 1, partial + tile.start, 0); });
+    for (std::int64_t i = first; i < last; ++i) {
+      const ColumnTile& tile = a.tiles[static_cast<std::size_t>(i)];
+      const typename E::Bits* block = a.block(c, tile);
+      by_tile_width(
+          tile, [&](auto vectors) { stream_blocks<1, decltype(vectors)::value, E>(x, block, n, partial + tile.start); },
+          [&] { narrow_block<E>(x, 0, block, n, tile.width, 1, partial + tile.start, 0); });
+    }
   }
 #pragma omp barrier
   // Each thread its share of y's vectors; the last one also the columns that fill no vector.
@@ -395,13 +431,13 @@ void linear_stream(const LinearArgs<E>& a, float* partials, int t, int count, co
                      j1 = vectors * (t + 1) / count * kLanes;
   for (std::int64_t j = j0; j < j1; j += kLanes) {
     Vec sum = load(a.y + j);
-    for (int u = 0; u < count; ++u) sum += load(partials + u * a.out + j);
+    for (std::int64_t c = 0; c < a.chunks; ++c) sum += load(partials + c * a.out + j);
     store(a.y + j, sum);
   }
   finish(j0, j1 - j0);
   if (t == count - 1) {
     for (std::int64_t j = vectors * kLanes; j < a.out; ++j)
-      for (int u = 0; u < count; ++u) a.y[j] += partials[u * a.out + j];
+      for (std::int64_t c = 0; c < a.chunks; ++c) a.y[j] += partials[c * a.out + j];
     finish(vectors * kLanes, a.out - vectors * kLanes);
   }
 }
@@ -424,10 +460,11 @@ void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, con
   const LinearArgs<E> args{x, w, y, rows, in, out, weight_tiles::column_tiles(out), weight_tiles::chunks(in)};
   if (rows == 1) {
     start_at_bias(b, 0, out, y);
-    // Not zeroed here: each thread zeroes its own partial, in its own cache.
-    const std::unique_ptr<float[]> partials(new float[static_cast<std::size_t>(omp_get_max_threads() * out)]);
+    // Not zeroed here: each unit zeroes its own columns of its chunk's partial, in its thread's cache.
+    const std::unique_ptr<float[]> partials(new float[static_cast<std::size_t>(args.chunks * out)]);
+    const std::unique_ptr<ShareClaims[]> shares(new ShareClaims[static_cast<std::size_t>(omp_get_max_threads())]);
 #pragma omp parallel
-    linear_stream(args, partials.get(), omp_get_thread_num(), omp_get_num_threads(), finish);
+    linear_stream(args, partials.get(), shares.get(), omp_get_thread_num(), omp_get_num_threads(), finish);
     return;
   }
   const auto tiles = static_cast<std::int64_t>(args.tiles.size());
