@@ -1,8 +1,8 @@
 // The read bandwidth (rooflab/bandwidth.hpp) is a real rate, measured again
-// and again by one probe: positive and finite each time, above what any
-// machine this course runs on delivers from memory at its slowest (0.5 GB/s)
-// and below what a core's caches could return (a 64-byte line a cycle at
-// 6 GHz per thread, with the array in the caches).
+// and again by one probe: finite each time, above 0.5 GB/s (which every
+// machine this course runs on passes many times over, busy or not) and
+// below what a core's caches could return (a 64-byte line a cycle at 6 GHz
+// per thread, with the array in the caches).
 #include "rooflab/bandwidth.hpp"
 
 #include <gtest/gtest.h>

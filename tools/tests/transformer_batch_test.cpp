@@ -70,13 +70,15 @@ TEST_P(BatchedStep, EverySequenceMatchesRecomputingItAlone) {
 
 INSTANTIATE_TEST_SUITE_P(Transformer, BatchedStep, ::testing::Values(1, 9, 17, 32, 40));
 
-// At batch 1 the threads of a linear layer take W's blocks (weight_layout.hpp)
-// from one counter, a few side by side at a time, each into the partial sum
-// of the blocks' chunk, and split the partials' sum by columns; the last
-// thread adds the columns that fill no whole vector. Odd thread counts take
-// the small model's few blocks unevenly, and (7 threads) leave some threads
-// no block, or no column of the sum, at all. (transformer_tiled_test.cpp
-// holds wider shapes to a row-major forward pass.)
+// At batch 1 each thread of a linear layer streams its share of W's blocks
+// (weight_layout.hpp), a few side by side at a time, and takes the others'
+// last ones from the far end once its own are done, each into the partial
+// sum of the blocks' chunk; the threads split the partials' sum by columns,
+// and the last one adds the columns that fill no whole vector. Odd thread
+// counts share the small model's few blocks unevenly, and (7 threads) leave
+// some threads no block of their own, or no column of the sum, at all.
+// (transformer_tiled_test.cpp holds wider shapes to a row-major forward
+// pass.)
 class ThreadCount : public ::testing::TestWithParam<int> {};
 
 TEST_P(ThreadCount, ABatchOfOneMatchesRecomputingItAlone) {
