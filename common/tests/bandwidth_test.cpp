@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace rooflab {
 namespace {
@@ -32,6 +34,25 @@ TEST(ReadBandwidthProbe, AgreesWithMeasureBandwidthsReadRate) {
   const double full = measure_bandwidth(16, 5).read_bytes_per_s;
   EXPECT_GT(probe, full / 10);
   EXPECT_LT(probe, full * 10);
+}
+
+TEST(ReadBandwidthProbe, TimesEachPassApart) {
+  // One rate a pass, each a real one, and their best of one order with a
+  // best-of measure() over the same array (a pass timed with its
+  // neighbours', or a rate per call instead of per pass, would not be).
+  ReadBandwidthProbe probe(8);
+  const std::vector<double> passes = probe.each_pass(7);
+  ASSERT_EQ(passes.size(), 7u);
+  const double ceiling = 64.0 * 6e9 * omp_get_max_threads();
+  for (const double rate : passes) {
+    EXPECT_TRUE(std::isfinite(rate));
+    EXPECT_GT(rate, 0.5e9);
+    EXPECT_LT(rate, ceiling);
+  }
+  const double best = *std::max_element(passes.begin(), passes.end());
+  const double measured = probe.measure(7);
+  EXPECT_GT(best, measured / 10);
+  EXPECT_LT(best, measured * 10);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace rooflab {
 
@@ -31,6 +32,12 @@ class ReadBandwidthProbe {
   // Bytes per second, the best of `repeats` sums over the array, with
   // OpenMP's default threads.
   double measure(int repeats = 3);
+  // Bytes per second of each of `passes` sums, one after another: how far
+  // the bandwidth moves from one pass (a few milliseconds) to the next. A
+  // best pass stands above most of them (on the course's 2-core machine,
+  // 10 % above their median: docs/benchmarks.md), and a decode that runs
+  // for seconds meets the typical pass more often than the best.
+  std::vector<double> each_pass(int passes);
 
  private:
   std::size_t n_;

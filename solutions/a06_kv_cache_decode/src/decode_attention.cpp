@@ -99,9 +99,17 @@ struct Partial {
 std::int64_t choose_splits(const DecodeOptions& options, std::int64_t items_per_split, std::int64_t longest,
                            int threads) {
   if (options.splits > 0) return options.splits;
-  // Enough items to keep every thread busy, but chunks of at least 256 keys.
+  // Enough items to keep every thread busy, but chunks of at least 256 keys
+  // (shorter ones cost more in their merges than they gain) ...
   const std::int64_t wanted = (4 * threads + items_per_split - 1) / items_per_split;
-  return std::max<std::int64_t>(1, std::min(wanted, (longest + 255) / 256));
+  const std::int64_t splits = std::max<std::int64_t>(1, std::min(wanted, (longest + 255) / 256));
+  if (splits * items_per_split >= threads) return splits;
+  // ... unless that leaves a thread idle: a batch of one at a few hundred
+  // keys was one item, and one thread attended in each decode step while
+  // the other waited (docs/benchmarks.md). Then a chunk for each thread, of
+  // 64 keys or more.
+  const std::int64_t each = (threads + items_per_split - 1) / items_per_split;
+  return std::max(splits, std::min(each, (longest + 63) / 64));
 }
 
 // kDim > 0: the head dimension is known when compiling (64 and 128, the usual
