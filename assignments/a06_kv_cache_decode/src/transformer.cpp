@@ -384,11 +384,13 @@ struct alignas(64) ShareClaims {
 // faster than fixed shares: docs/benchmarks.md). A unit
 // writes its sums into the partial of its chunk (`chunks` rows of `out`
 // floats, each column of a row written by one unit), and after the barrier
-// each thread adds the chunks' partials into its share of y, chunk 0 first:
-// the same sums in the same order whichever thread took which unit, and
-// whatever the thread count.
+// each thread sets its share of y to the bias plus the chunks' partials,
+// chunk 0 first: the same sums in the same order whichever thread took
+// which unit, and whatever the thread count. (y is not written before:
+// the bias copied into it first was a pass over y on one thread while the
+// other waited, 200 KB for the LM head's logits.)
 template <class E, class Finish>
-void linear_stream(const LinearArgs<E>& a, float* partials, ShareClaims* shares, int t, int count,
+void linear_stream(const LinearArgs<E>& a, const float* bias, float* partials, ShareClaims* shares, int t, int count,
                    const Finish& finish) {
   const auto width = static_cast<std::int64_t>(a.tiles.size());
   const std::int64_t groups = (width + kStreamGroup - 1) / kStreamGroup, units = groups * a.chunks;
@@ -436,14 +438,16 @@ void linear_stream(const LinearArgs<E>& a, float* partials, ShareClaims* shares,
   const std::int64_t vectors = a.out / kLanes, j0 = vectors * t / count * kLanes,
                      j1 = vectors * (t + 1) / count * kLanes;
   for (std::int64_t j = j0; j < j1; j += kLanes) {
-    Vec sum = load(a.y + j);
+    Vec sum = bias ? load(bias + j) : Vec{};
     for (std::int64_t c = 0; c < a.chunks; ++c) sum += load(partials + c * a.out + j);
     store(a.y + j, sum);
   }
   finish(j0, j1 - j0);
   if (t == count - 1) {
-    for (std::int64_t j = vectors * kLanes; j < a.out; ++j)
+    for (std::int64_t j = vectors * kLanes; j < a.out; ++j) {
+      a.y[j] = bias ? bias[j] : 0.0f;
       for (std::int64_t c = 0; c < a.chunks; ++c) a.y[j] += partials[c * a.out + j];
+    }
     finish(vectors * kLanes, a.out - vectors * kLanes);
   }
 }
@@ -465,12 +469,11 @@ void linear_in(const float* x, std::int64_t rows, const typename E::Bits* w, con
   if (rows == 0) return;  // every sequence sat the step out
   const LinearArgs<E> args{x, w, y, rows, in, out, weight_tiles::column_tiles(out), weight_tiles::chunks(in)};
   if (rows == 1) {
-    start_at_bias(b, 0, out, y);
     // Not zeroed: each unit stores its own columns of its chunk's partial (a narrow tile zeroes its few first).
     const std::unique_ptr<float[]> partials(new float[static_cast<std::size_t>(args.chunks * out)]);
     const std::unique_ptr<ShareClaims[]> shares(new ShareClaims[static_cast<std::size_t>(omp_get_max_threads())]);
 #pragma omp parallel
-    linear_stream(args, partials.get(), shares.get(), omp_get_thread_num(), omp_get_num_threads(), finish);
+    linear_stream(args, b, partials.get(), shares.get(), omp_get_thread_num(), omp_get_num_threads(), finish);
     return;
   }
   const auto tiles = static_cast<std::int64_t>(args.tiles.size());
