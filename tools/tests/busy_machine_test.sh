@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `rooflab bench bandwidth` beside one spinning process per core (and one more)
-# must warn that the machine was busy, and still print its figures. Only the spinners this test starts are
-# stopped.
+# must warn that the machine was busy, and still print its figures. Only the
+# spinners this test starts are stopped.
 # usage: busy_machine_test.sh ROOFLAB
 set -uo pipefail
 rooflab=$1

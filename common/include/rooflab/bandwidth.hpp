@@ -35,8 +35,8 @@ class ReadBandwidthProbe {
   // Bytes per second of each of `passes` sums, one after another: how far
   // the bandwidth moves from one pass (a few milliseconds) to the next. A
   // best pass stands above most of them (on the course's 2-core machine,
-  // 10 % above their median: docs/benchmarks.md), and a decode that runs
-  // for seconds meets the typical pass more often than the best.
+  // 3 to 19 % above their median: docs/benchmarks.md), and a decode that
+  // runs for seconds meets the typical pass more often than the best.
   std::vector<double> each_pass(int passes);
 
  private:

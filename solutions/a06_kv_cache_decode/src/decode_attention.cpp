@@ -109,7 +109,7 @@ std::int64_t choose_splits(const DecodeOptions& options, std::int64_t items_per_
   // the other waited (docs/benchmarks.md). Then a chunk for each thread, of
   // 64 keys or more.
   const std::int64_t each = (threads + items_per_split - 1) / items_per_split;
-  return std::max(splits, std::min(each, (longest + 63) / 64));
+  return std::max(splits, std::min(each, longest / 64));
 }
 
 // kDim > 0: the head dimension is known when compiling (64 and 128, the usual
