@@ -65,6 +65,20 @@ function(course_add_assignment name)
                         "umbrella header that includes its whole contract")
   endif()
 
+  # The course's own files of the lab (its public tests, provided code,
+  # profile and examples) and its headers compile through a link in the lab's
+  # build folder (lab -> the lab's folder), from the same paths in the
+  # reference build (solutions/) as in a student's (assignments/): the compiler
+  # cache then serves a student repository's first build with the reference's
+  # objects, as tools/CMakeLists.txt's links do for the tools (it hashes the
+  # source's and the headers' paths). A student's own files (STUDENT_FILES)
+  # compile from where the student edits them, so that a compiler message
+  # names them there.
+  _course_link_lab_folder(lab)
+  foreach(kind IN ITEMS PROVIDED_FILES PUBLIC_TESTS EXAMPLES PROFILE)
+    list(TRANSFORM arg_${kind} PREPEND "${lab}/" OUTPUT_VARIABLE linked_${kind})
+  endforeach()
+
   # Student and provided code as separate objects: the grader's verdict binary
   # takes the provided objects without the student's.
   set(cpp_files ${arg_STUDENT_FILES})
@@ -85,20 +99,20 @@ function(course_add_assignment name)
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
   if(arg_PROVIDED_FILES)
     # The same for every submission: compiled once, into the grading kit.
-    rooflab_kit_object_library(${name}_provided ${arg_PROVIDED_FILES})
+    rooflab_kit_object_library(${name}_provided ${linked_PROVIDED_FILES})
     _course_object_settings(${name}_provided)
     rooflab_kit_objects(${name}_provided provided_objects)
     target_sources(${name} PRIVATE ${provided_objects})
   endif()
-  target_include_directories(${name} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/include")
+  target_include_directories(${name} PUBLIC "${lab}/include")
   target_link_libraries(${name} PUBLIC rooflab::common ${cuda_runtime} PRIVATE rooflab::warnings)
 
   # Each test source compiles once: the same objects link with the student's
   # code into the test binaries, and with the RPC client into the verdict.
-  _course_add_tests(${name} "${arg_PUBLIC_TESTS}" test_objects)
+  _course_add_tests(${name} "${linked_PUBLIC_TESTS}" test_objects)
   _course_add_rpc_targets(${name} "${test_objects}" "${student_objects}")
 
-  foreach(example IN LISTS arg_EXAMPLES)
+  foreach(example IN LISTS linked_EXAMPLES)
     get_filename_component(stem "${example}" NAME_WE)
     add_executable(${name}_${stem} "${example}")
     target_link_libraries(${name}_${stem} PRIVATE ${name} rooflab::warnings)
@@ -109,7 +123,7 @@ function(course_add_assignment name)
     # Links the memory tracker (the profile measures peak heap bytes) and the
     # kernel rows (rooflab/kernel_profile.hpp). Its own
     # code is the course's, so it comes precompiled from the grading kit.
-    rooflab_kit_object_library(${name}_profile_main ${arg_PROFILE})
+    rooflab_kit_object_library(${name}_profile_main ${linked_PROFILE})
     target_link_libraries(${name}_profile_main PRIVATE ${name} rooflab::memory_tracker rooflab_kernel_profile
                                                        rooflab::warnings)
     rooflab_kit_objects(${name}_profile_main profile_objects)
@@ -126,8 +140,17 @@ function(course_add_assignment name)
                             "${arg_THRUST_FILES}")
 endfunction()
 
+# Sets <out_var> to <the lab's build folder>/lab, made a link to the lab's
+# folder (course_add_assignment says why).
+function(_course_link_lab_folder out_var)
+  set(link "${CMAKE_CURRENT_BINARY_DIR}/lab")
+  file(REMOVE "${link}")
+  file(CREATE_LINK "${CMAKE_CURRENT_SOURCE_DIR}" "${link}" SYMBOLIC)
+  set(${out_var} "${link}" PARENT_SCOPE)
+endfunction()
+
 function(_course_object_settings target)
-  target_include_directories(${target} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/include")
+  target_include_directories(${target} PUBLIC "${CMAKE_CURRENT_BINARY_DIR}/lab/include")
   # The OpenMP device system for any Thrust code among them (THRUST_FILES).
   target_link_libraries(${target} PUBLIC rooflab::common PRIVATE rooflab::warnings rooflab_thrust_omp)
 endfunction()

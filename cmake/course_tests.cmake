@@ -26,7 +26,7 @@ endfunction()
 # decided when linking.
 function(_course_add_test_objects target)
   add_library(${target} OBJECT ${ARGN})
-  target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/include")
+  target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_BINARY_DIR}/lab/include")  # course_add_assignment
   target_link_libraries(${target} PRIVATE rooflab::testing rooflab::warnings)
 endfunction()
 
