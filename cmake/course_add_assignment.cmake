@@ -70,10 +70,10 @@ function(course_add_assignment name)
   # build folder (lab -> the lab's folder), from the same paths in the
   # reference build (solutions/) as in a student's (assignments/): the compiler
   # cache then serves a student repository's first build with the reference's
-  # objects, as tools/CMakeLists.txt's links do for the tools (it hashes the
-  # source's and the headers' paths). A student's own files (STUDENT_FILES)
-  # compile from where the student edits them, so that a compiler message
-  # names them there.
+  # objects (the cache hashes the paths of a source and of the headers it
+  # includes), as tools/CMakeLists.txt's links do for the tools. A student's
+  # own files (STUDENT_FILES) compile from where the student edits them, so
+  # that a compiler message names them there.
   _course_link_lab_folder(lab)
   foreach(kind IN ITEMS PROVIDED_FILES PUBLIC_TESTS EXAMPLES PROFILE)
     list(TRANSFORM arg_${kind} PREPEND "${lab}/" OUTPUT_VARIABLE linked_${kind})

@@ -114,6 +114,14 @@ fi
 # (tools/CMakeLists.txt's lab_headers links).
 python3 "$(dirname "$0")/same_preprocessed_text.py" tools/cli/generate.cpp "$source_dir" "$(dirname "$rooflab")" \
   "$repo" "$repo/build/student" || fail "the student build compiles the tools from other text than the reference build"
+# So do a lab's public tests, provided code and profile (they compile through
+# course/<lab>/lab, a link to the lab's folder in either tree).
+for file in a06_kv_cache_decode/tests/kv_cache_test.cpp a06_kv_cache_decode/src/transformer.cpp \
+            a05_cuda_attention/profile/kernels.cpp; do
+  python3 "$(dirname "$0")/same_preprocessed_text.py" "solutions/$file" "$source_dir" "$(dirname "$rooflab")" \
+    "$repo" "$repo/build/student" "assignments/$file" ||
+    fail "the student build compiles $file from other text than the reference build"
+done
 python3 "$(dirname "$0")/classroom_workflow_check.py" "$repo" "$source_dir/solutions" stubs ||
   fail "GitHub Classroom's workflow on the stubs"
 
