@@ -74,7 +74,9 @@ function(course_add_assignment name)
   # includes), as tools/CMakeLists.txt's links do for the tools. A student's
   # own files (STUDENT_FILES) compile from where the student edits them, so
   # that a compiler message names them there.
-  _course_link_lab_folder(lab)
+  _course_lab_link(lab)
+  file(REMOVE "${lab}")
+  file(CREATE_LINK "${CMAKE_CURRENT_SOURCE_DIR}" "${lab}" SYMBOLIC)
   foreach(kind IN ITEMS PROVIDED_FILES PUBLIC_TESTS EXAMPLES PROFILE)
     list(TRANSFORM arg_${kind} PREPEND "${lab}/" OUTPUT_VARIABLE linked_${kind})
   endforeach()
@@ -140,17 +142,15 @@ function(course_add_assignment name)
                             "${arg_THRUST_FILES}")
 endfunction()
 
-# Sets <out_var> to <the lab's build folder>/lab, made a link to the lab's
-# folder (course_add_assignment says why).
-function(_course_link_lab_folder out_var)
-  set(link "${CMAKE_CURRENT_BINARY_DIR}/lab")
-  file(REMOVE "${link}")
-  file(CREATE_LINK "${CMAKE_CURRENT_SOURCE_DIR}" "${link}" SYMBOLIC)
-  set(${out_var} "${link}" PARENT_SCOPE)
+# Sets <out_var> to <the lab's build folder>/lab, the link to the lab's folder
+# that course_add_assignment makes (and says why).
+function(_course_lab_link out_var)
+  set(${out_var} "${CMAKE_CURRENT_BINARY_DIR}/lab" PARENT_SCOPE)
 endfunction()
 
 function(_course_object_settings target)
-  target_include_directories(${target} PUBLIC "${CMAKE_CURRENT_BINARY_DIR}/lab/include")
+  _course_lab_link(lab)
+  target_include_directories(${target} PUBLIC "${lab}/include")
   # The OpenMP device system for any Thrust code among them (THRUST_FILES).
   target_link_libraries(${target} PUBLIC rooflab::common PRIVATE rooflab::warnings rooflab_thrust_omp)
 endfunction()

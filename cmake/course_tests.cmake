@@ -26,7 +26,8 @@ endfunction()
 # decided when linking.
 function(_course_add_test_objects target)
   add_library(${target} OBJECT ${ARGN})
-  target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_BINARY_DIR}/lab/include")  # course_add_assignment
+  _course_lab_link(lab)
+  target_include_directories(${target} PRIVATE "${lab}/include")
   target_link_libraries(${target} PRIVATE rooflab::testing rooflab::warnings)
 endfunction()
 
